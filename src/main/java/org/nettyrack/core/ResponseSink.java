@@ -1,0 +1,42 @@
+package org.nettyrack.core;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Where a handler writes its answer; one sink per request, used from one worker thread.
+ * The transport owns framing: it picks Content-Length, chunked encoding or close-delimited
+ * bodies, drops body bytes for HEAD, 204 and 304, and keeps responses in request order.
+ *
+ * <p>Either call {@link #respond} once, or {@link #begin}, any number of {@link #write} /
+ * {@link #sendFile}, then {@link #end}. After {@link #begin}, a failure can only
+ * {@link #abort} the connection: the status line is already gone.
+ */
+public interface ResponseSink {
+    /** A whole response whose body is known: the common, fastest case. */
+    void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length);
+
+    /**
+     * Starts a streamed response. {@code contentLength} is the exact body length, or -1 when
+     * unknown (a Content-Length header from the application counts as known).
+     */
+    void begin(int status, ResponseHeaders headers, long contentLength);
+
+    /**
+     * Sends body bytes, copying them; blocks while the client is not reading, up to the write
+     * timeout. Throws when the client has gone or the timeout passed.
+     */
+    void write(byte[] bytes, int offset, int length) throws IOException;
+
+    /** Sends a region of a file without copying it through the heap where the transport can. */
+    void sendFile(Path file, long offset, long length) throws IOException;
+
+    /** Completes a streamed response. */
+    void end();
+
+    /** Gives up on a started response: the connection is closed. */
+    void abort();
+
+    /** Whether {@link #begin} or {@link #respond} has been called. */
+    boolean started();
+}

@@ -1,0 +1,156 @@
+package org.nettyrack.core;
+
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every setting of a server, immutable once built. The Ruby side (CLI, config DSL, Rack
+ * handler) fills a {@link Builder}; transports and the worker pool read the getters.
+ * Each limit has a default here and an option of the same meaning in the CLI.
+ */
+public final class ServerConfig {
+    /** One {@code tcp://host:port} listener. Port 0 asks the OS for a free port. */
+    public record Bind(String host, int port) {
+        public String url() {
+            return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
+    }
+
+    private final List<Bind> binds;
+    private final int minThreads;
+    private final int maxThreads;
+    private final int queueSize;
+    private final int ioThreads;
+    private final int maxUriLength;
+    private final int maxHeaderSize;
+    private final int maxHeaders;
+    private final long maxBodySize;
+    private final int bodyBufferSize;
+    private final long headerTimeoutMillis;
+    private final long keepAliveTimeoutMillis;
+    private final long writeTimeoutMillis;
+    private final long shutdownTimeoutMillis;
+    private final OutputStream accessLog;
+
+    private ServerConfig(Builder b) {
+        this.binds = List.copyOf(b.binds);
+        this.minThreads = b.minThreads;
+        this.maxThreads = b.maxThreads;
+        this.queueSize = b.queueSize;
+        this.ioThreads = b.ioThreads;
+        this.maxUriLength = b.maxUriLength;
+        this.maxHeaderSize = b.maxHeaderSize;
+        this.maxHeaders = b.maxHeaders;
+        this.maxBodySize = b.maxBodySize;
+        this.bodyBufferSize = b.bodyBufferSize;
+        this.headerTimeoutMillis = b.headerTimeoutMillis;
+        this.keepAliveTimeoutMillis = b.keepAliveTimeoutMillis;
+        this.writeTimeoutMillis = b.writeTimeoutMillis;
+        this.shutdownTimeoutMillis = b.shutdownTimeoutMillis;
+        this.accessLog = b.accessLog;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public List<Bind> binds() { return binds; }
+    public int minThreads() { return minThreads; }
+    public int maxThreads() { return maxThreads; }
+    /** Requests that may wait for a worker; beyond it the server answers 503. */
+    public int queueSize() { return queueSize; }
+    /** Event-loop threads; 0 lets Netty choose (twice the cores). */
+    public int ioThreads() { return ioThreads; }
+    /** Longest request line (method, target, version) before 414. */
+    public int maxUriLength() { return maxUriLength; }
+    /** Largest header block before 431. */
+    public int maxHeaderSize() { return maxHeaderSize; }
+    /** Most header fields before 431. */
+    public int maxHeaders() { return maxHeaders; }
+    /** Largest request body before 413. */
+    public long maxBodySize() { return maxBodySize; }
+    /** Body bytes kept in memory; a larger body is spooled to a temp file. */
+    public int bodyBufferSize() { return bodyBufferSize; }
+    /** Time a new connection has to send a complete request head. */
+    public long headerTimeoutMillis() { return headerTimeoutMillis; }
+    /** Time an idle keep-alive connection stays open between requests. */
+    public long keepAliveTimeoutMillis() { return keepAliveTimeoutMillis; }
+    /** Time a response write may wait for a client that does not read. */
+    public long writeTimeoutMillis() { return writeTimeoutMillis; }
+    /** Time in-flight requests get to finish on a graceful stop. */
+    public long shutdownTimeoutMillis() { return shutdownTimeoutMillis; }
+    /** Where Common Log Format lines go, or null for none. */
+    public OutputStream accessLog() { return accessLog; }
+
+    /** Collects settings; {@link #build()} checks them and names the first bad one. */
+    public static final class Builder {
+        private final List<Bind> binds = new ArrayList<>();
+        private int minThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private int maxThreads = Math.max(16, 8 * Runtime.getRuntime().availableProcessors());
+        private int queueSize = 1024;
+        private int ioThreads = 0;
+        private int maxUriLength = 8 * 1024;
+        private int maxHeaderSize = 16 * 1024;
+        private int maxHeaders = 100;
+        private long maxBodySize = 100L * 1024 * 1024;
+        private int bodyBufferSize = 128 * 1024;
+        private long headerTimeoutMillis = 30_000;
+        private long keepAliveTimeoutMillis = 20_000;
+        private long writeTimeoutMillis = 60_000;
+        private long shutdownTimeoutMillis = 30_000;
+        private OutputStream accessLog;
+
+        private Builder() {
+        }
+
+        public Builder bind(String host, int port) { binds.add(new Bind(host, port)); return this; }
+        public Builder threads(int min, int max) { minThreads = min; maxThreads = max; return this; }
+        public Builder queueSize(int n) { queueSize = n; return this; }
+        public Builder ioThreads(int n) { ioThreads = n; return this; }
+        public Builder maxUriLength(int n) { maxUriLength = n; return this; }
+        public Builder maxHeaderSize(int n) { maxHeaderSize = n; return this; }
+        public Builder maxHeaders(int n) { maxHeaders = n; return this; }
+        public Builder maxBodySize(long n) { maxBodySize = n; return this; }
+        public Builder bodyBufferSize(int n) { bodyBufferSize = n; return this; }
+        public Builder headerTimeoutMillis(long ms) { headerTimeoutMillis = ms; return this; }
+        public Builder keepAliveTimeoutMillis(long ms) { keepAliveTimeoutMillis = ms; return this; }
+        public Builder writeTimeoutMillis(long ms) { writeTimeoutMillis = ms; return this; }
+        public Builder shutdownTimeoutMillis(long ms) { shutdownTimeoutMillis = ms; return this; }
+        public Builder accessLog(OutputStream out) { accessLog = out; return this; }
+
+        public ServerConfig build() {
+            if (binds.isEmpty()) {
+                binds.add(new Bind("0.0.0.0", 9292));
+            }
+            for (Bind b : binds) {
+                if (b.host() == null || b.host().isEmpty()) {
+                    throw new IllegalArgumentException("bind host must not be empty");
+                }
+                require(b.port() >= 0 && b.port() <= 65535, "port must be 0..65535, got " + b.port());
+            }
+            require(minThreads >= 0, "minimum threads must be 0 or more, got " + minThreads);
+            require(maxThreads >= 1, "maximum threads must be 1 or more, got " + maxThreads);
+            require(minThreads <= maxThreads,
+                "minimum threads (" + minThreads + ") exceed the maximum (" + maxThreads + ")");
+            require(queueSize >= 0, "queue size must be 0 or more, got " + queueSize);
+            require(ioThreads >= 0, "io threads must be 0 or more, got " + ioThreads);
+            require(maxUriLength >= 64, "max URI length must be at least 64 bytes, got " + maxUriLength);
+            require(maxHeaderSize >= 256, "max header size must be at least 256 bytes, got " + maxHeaderSize);
+            require(maxHeaders >= 1, "max headers must be 1 or more, got " + maxHeaders);
+            require(maxBodySize >= 0, "max body size must be 0 or more, got " + maxBodySize);
+            require(bodyBufferSize >= 0, "body buffer size must be 0 or more, got " + bodyBufferSize);
+            require(headerTimeoutMillis > 0, "header timeout must be positive");
+            require(keepAliveTimeoutMillis > 0, "keep-alive timeout must be positive");
+            require(writeTimeoutMillis > 0, "write timeout must be positive");
+            require(shutdownTimeoutMillis >= 0, "shutdown timeout must be 0 or more");
+            return new ServerConfig(this);
+        }
+
+        private static void require(boolean ok, String message) {
+            if (!ok) {
+                throw new IllegalArgumentException(message);
+            }
+        }
+    }
+}

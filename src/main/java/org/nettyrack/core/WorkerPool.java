@@ -1,0 +1,106 @@
+package org.nettyrack.core;
+
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The threads the application runs on: between min and max threads, growing to max before
+ * anything waits, then a bounded FIFO queue of waiting requests. FIFO across connections is
+ * what makes the server fair: a keep-alive connection's next request queues behind everyone
+ * else's. {@link #submit} says no (the transport answers 503) when the queue is full.
+ */
+public final class WorkerPool {
+    private final ThreadPoolExecutor executor;
+    private final AtomicInteger busy = new AtomicInteger();
+
+    public WorkerPool(int minThreads, int maxThreads, int queueSize) {
+        GrowFirstQueue queue = new GrowFirstQueue(Math.max(1, queueSize));
+        this.executor = new ThreadPoolExecutor(minThreads, maxThreads, 60, TimeUnit.SECONDS, queue,
+            new NamedThreads(), (task, pool) -> {
+                if (pool.isShutdown() || !queue.force(task)) {
+                    throw new RejectedExecutionException("worker queue full");
+                }
+            });
+        queue.executor = executor;
+        executor.prestartAllCoreThreads();
+    }
+
+    /** Runs the task on a worker, or returns false when the queue is full or the pool stopped. */
+    public boolean submit(Runnable task) {
+        busy.incrementAndGet();
+        try {
+            executor.execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    busy.decrementAndGet();
+                }
+            });
+            return true;
+        } catch (RejectedExecutionException e) {
+            busy.decrementAndGet();
+            return false;
+        }
+    }
+
+    /** Tasks running or waiting. */
+    public int pending() {
+        return busy.get();
+    }
+
+    public int maxThreads() {
+        return executor.getMaximumPoolSize();
+    }
+
+    /** Stops taking tasks and waits up to the timeout for the running ones; true if they all ended. */
+    public boolean shutdown(long timeoutMillis) throws InterruptedException {
+        executor.shutdown();
+        boolean done = executor.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS);
+        if (!done) {
+            executor.shutdownNow();
+        }
+        return done;
+    }
+
+    /**
+     * Tomcat's trick: refuse to queue while the pool can still grow, so the executor starts
+     * a thread; once at the maximum, the rejection handler queues for real via {@link #force}.
+     */
+    private static final class GrowFirstQueue extends LinkedBlockingQueue<Runnable> {
+        private static final long serialVersionUID = 1L;
+        private transient ThreadPoolExecutor executor;
+
+        GrowFirstQueue(int capacity) {
+            super(capacity);
+        }
+
+        @Override
+        public boolean offer(Runnable task) {
+            int threads = executor.getPoolSize();
+            boolean idleThreadWaiting = executor.getActiveCount() < threads;
+            if (!idleThreadWaiting && threads < executor.getMaximumPoolSize()) {
+                return false;
+            }
+            return super.offer(task);
+        }
+
+        boolean force(Runnable task) {
+            return super.offer(task);
+        }
+    }
+
+    private static final class NamedThreads implements ThreadFactory {
+        private final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new Thread(r, "nettyrack-worker-" + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }
+    }
+}

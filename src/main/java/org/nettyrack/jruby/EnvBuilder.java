@@ -1,0 +1,197 @@
+package org.nettyrack.jruby;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jruby.Ruby;
+import org.jruby.RubyArray;
+import org.jruby.RubyHash;
+import org.jruby.RubyString;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.nettyrack.core.HeaderVisitor;
+import org.nettyrack.core.RackRequest;
+
+/**
+ * Builds the Rack env of a request: a copy of a frozen-key template holding the constant
+ * entries, plus the request's own. Rack SPEC wording, for the entries set here:
+ * <ul>
+ * <li>REQUEST_METHOD, SCRIPT_NAME ("" at the root), PATH_INFO ("the remainder of the request
+ * URL's path", raw), QUERY_STRING ("the portion of the request URL that follows the ?, if
+ * any. May be empty, but is always required!"), SERVER_PROTOCOL;</li>
+ * <li>SERVER_NAME and SERVER_PORT, from the Host header when present, else the local address;</li>
+ * <li>HTTP_ variables for the client-supplied headers, CONTENT_TYPE and CONTENT_LENGTH
+ * without the prefix; repeated headers joined with ", " (cookies with "; ");</li>
+ * <li>rack.input, rack.errors, rack.url_scheme, rack.multithread, rack.response_finished.</li>
+ * </ul>
+ * A header whose name contains "_" never overrides or joins the one spelled with "-"
+ * ({@code X_Forwarded_For} cannot impersonate {@code X-Forwarded-For}, CVE-2024-45614 in
+ * Puma), and cannot produce CONTENT_TYPE or CONTENT_LENGTH. Transfer-Encoding and
+ * Content-Length are not passed on: the body has been de-chunked and CONTENT_LENGTH is its
+ * actual length.
+ */
+final class EnvBuilder {
+    private final Ruby runtime;
+    private final EnvKeys keys;
+    private final RubyHash template;
+    private final RubyString http11;
+    private final RubyString get;
+    private final RubyString post;
+    private final RubyString httpsScheme;
+    private final RubyString contentTypeHeader;
+    private final RubyString contentLengthHeader;
+    private final RubyString cookieKey;
+
+    EnvBuilder(Ruby runtime, EnvKeys keys, IRubyObject errors, String software) {
+        this.runtime = runtime;
+        this.keys = keys;
+        ThreadContext context = runtime.getCurrentContext();
+        template = RubyHash.newHash(runtime);
+        template.op_aset(context, keys.scriptName, keys.emptyString);
+        template.op_aset(context, keys.queryString, keys.emptyString);
+        template.op_aset(context, keys.serverSoftware, keys.key(software));
+        RubyArray<?> version = RubyArray.newArray(runtime, runtime.newFixnum(1), runtime.newFixnum(3));
+        version.setFrozen(true);
+        template.op_aset(context, keys.rackVersion, version);
+        template.op_aset(context, keys.rackUrlScheme, keys.key("http"));
+        template.op_aset(context, keys.rackErrors, errors);
+        template.op_aset(context, keys.rackMultithread, runtime.getTrue());
+        template.op_aset(context, keys.rackMultiprocess, runtime.getFalse());
+        template.op_aset(context, keys.rackRunOnce, runtime.getFalse());
+        template.op_aset(context, keys.rackHijackP, runtime.getFalse());
+        http11 = keys.key("HTTP/1.1");
+        get = keys.key("GET");
+        post = keys.key("POST");
+        httpsScheme = keys.key("https");
+        contentTypeHeader = keys.key("HTTP_CONTENT_TYPE");
+        contentLengthHeader = keys.key("HTTP_CONTENT_LENGTH");
+        cookieKey = keys.key("HTTP_COOKIE");
+    }
+
+    RubyHash build(ThreadContext context, RackRequest request, IRubyObject input) {
+        RubyHash env = (RubyHash) template.dup(context);
+        String method = request.method();
+        env.op_aset(context, keys.requestMethod,
+            "GET".equals(method) ? get : "POST".equals(method) ? post : RubyStrings.binary(runtime, method));
+        String protocol = request.protocol();
+        env.op_aset(context, keys.serverProtocol, "HTTP/1.1".equals(protocol) ? http11 : RubyStrings.binary(runtime, protocol));
+        if ("https".equals(request.scheme())) {
+            env.op_aset(context, keys.rackUrlScheme, httpsScheme);
+        }
+        setTarget(context, env, request.target());
+        env.op_aset(context, keys.remoteAddr, RubyStrings.binary(runtime, request.remoteAddress()));
+
+        Headers headers = new Headers(context, env);
+        request.forEachHeader(headers);
+        headers.addUnderscored();
+        setServer(context, env, request, headers.host);
+
+        long length = request.body().length();
+        if (length > 0 || headers.sawContentLength) {
+            env.op_aset(context, keys.contentLength, RubyStrings.binary(runtime, Long.toString(length)));
+        }
+        env.op_aset(context, keys.rackInput, input);
+        env.op_aset(context, keys.rackResponseFinished, RubyArray.newArray(runtime));
+        return env;
+    }
+
+    private void setTarget(ThreadContext context, RubyHash env, String target) {
+        String path = target;
+        if (path.regionMatches(true, 0, "http", 0, 4)) {
+            int scheme = path.indexOf("://");
+            int slash = scheme < 0 ? -1 : path.indexOf('/', scheme + 3);
+            path = slash < 0 ? "/" : path.substring(slash);
+        }
+        int hash = path.indexOf('#');
+        if (hash >= 0) {
+            path = path.substring(0, hash);
+        }
+        int query = path.indexOf('?');
+        if (query >= 0) {
+            env.op_aset(context, keys.queryString, RubyStrings.binary(runtime, path, query + 1, path.length()));
+            path = path.substring(0, query);
+        }
+        env.op_aset(context, keys.pathInfo, RubyStrings.binary(runtime, path));
+        env.op_aset(context, keys.requestUri, RubyStrings.binary(runtime, target));
+    }
+
+    private void setServer(ThreadContext context, RubyHash env, RackRequest request, String host) {
+        String name;
+        String port;
+        if (host == null || host.isEmpty()) {
+            name = request.localAddress();
+            port = Integer.toString(request.localPort());
+        } else {
+            int colon = host.lastIndexOf(':');
+            boolean hasPort = colon > 0 && colon > host.lastIndexOf(']');
+            name = hasPort ? host.substring(0, colon) : host;
+            port = hasPort ? host.substring(colon + 1) : "https".equals(request.scheme()) ? "443" : "80";
+        }
+        env.op_aset(context, keys.serverName, RubyStrings.binary(runtime, name));
+        env.op_aset(context, keys.serverPort, RubyStrings.binary(runtime, port));
+    }
+
+    /** Copies header fields into the env as they are visited; see the class comment. */
+    private final class Headers implements HeaderVisitor {
+        private final ThreadContext context;
+        private final RubyHash env;
+        private List<CharSequence[]> underscored;
+        String host;
+        boolean sawContentLength;
+
+        Headers(ThreadContext context, RubyHash env) {
+            this.context = context;
+            this.env = env;
+        }
+
+        @Override
+        public void header(CharSequence name, CharSequence value) {
+            String n = name.toString();
+            if (n.indexOf('_') >= 0) {
+                if (underscored == null) {
+                    underscored = new ArrayList<>(2);
+                }
+                underscored.add(new CharSequence[] {n, value});
+                return;
+            }
+            if (n.equalsIgnoreCase("content-length")) {
+                sawContentLength = true;
+                return;
+            }
+            if (n.equalsIgnoreCase("transfer-encoding")) {
+                return;
+            }
+            if (host == null && n.equalsIgnoreCase("host")) {
+                host = value.toString();
+            }
+            put(keys.forHeader(n), value);
+        }
+
+        void addUnderscored() {
+            if (underscored == null) {
+                return;
+            }
+            List<RubyString> seen = new ArrayList<>();
+            for (CharSequence[] field : underscored) {
+                RubyString key = keys.forHeader(field[0].toString());
+                boolean framing = key.equals(contentTypeHeader) || key.equals(contentLengthHeader);
+                if (framing || (env.fastARef(key) != null && !seen.contains(key))) {
+                    continue;
+                }
+                seen.add(key);
+                put(key, field[1]);
+            }
+        }
+
+        private void put(RubyString key, CharSequence value) {
+            IRubyObject existing = env.fastARef(key);
+            if (existing == null) {
+                env.op_aset(context, key, RubyStrings.binary(runtime, value));
+            } else {
+                RubyString joined = ((RubyString) existing).strDup(runtime);
+                joined.cat(key.equals(cookieKey) ? "; ".getBytes() : ", ".getBytes());
+                joined.cat(RubyStrings.binary(runtime, value).getByteList());
+                env.op_aset(context, key, joined);
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package org.nettyrack.jruby;
+
+import java.nio.charset.StandardCharsets;
+import org.jruby.Ruby;
+import org.jruby.RubyArray;
+import org.jruby.RubyException;
+import org.jruby.RubyHash;
+import org.jruby.RubyInteger;
+import org.jruby.RubyString;
+import org.jruby.exceptions.RaiseException;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.jruby.runtime.callsite.CachingCallSite;
+import org.jruby.runtime.callsite.NormalCachingCallSite;
+import org.nettyrack.core.RackHandler;
+import org.nettyrack.core.RackRequest;
+import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.ResponseSink;
+
+/**
+ * The one place Ruby is entered: a worker thread hands a request here, and this class builds
+ * the env, calls the Rack application, and sends what it returned. It is also the one place
+ * an application failure becomes a 500 (exception text only in development), is logged to
+ * {@code rack.errors}, and where the body is closed and {@code rack.response_finished}
+ * callbacks run, whatever happened.
+ *
+ * <p>Flow: {@link RackInputs} → {@link EnvBuilder} → {@code app.call(env)} →
+ * {@link ResponseHeadersReader} → {@link BodyWriter} → {@link ResponseSink}.
+ * The {@code rack.upgrade} push seam belongs between the call and the body writer.
+ */
+public final class RackBridge implements RackHandler {
+    private static final String SOFTWARE = "nettyrack";
+
+    private final Ruby runtime;
+    private final IRubyObject app;
+    private final IRubyObject errors;
+    private final boolean development;
+    private final EnvKeys keys;
+    private final EnvBuilder envBuilder;
+    private final RackInputs inputs;
+    private final BodyWriter bodyWriter;
+    private final CachingCallSite callApp = new NormalCachingCallSite("call");
+    private final CachingCallSite close = new NormalCachingCallSite("close");
+    private final CachingCallSite callFinished = new NormalCachingCallSite("call");
+
+    public RackBridge(IRubyObject app, IRubyObject errors, boolean development) {
+        this(app, errors, development, SOFTWARE);
+    }
+
+    public RackBridge(IRubyObject app, IRubyObject errors, boolean development, String software) {
+        this.runtime = app.getRuntime();
+        this.app = app;
+        this.errors = errors;
+        this.development = development;
+        this.keys = new EnvKeys(runtime);
+        this.envBuilder = new EnvBuilder(runtime, keys, errors, software);
+        this.inputs = new RackInputs(runtime);
+        this.bodyWriter = new BodyWriter(NettyrackLibrary.streams(runtime));
+    }
+
+    @Override
+    public void handle(RackRequest request, ResponseSink sink) {
+        ThreadContext context = runtime.getCurrentContext();
+        IRubyObject input = null;
+        RubyHash env = null;
+        IRubyObject body = null;
+        int status = 500;
+        ResponseHeadersReader.Result head = null;
+        Throwable failure = null;
+        try {
+            input = inputs.open(context, request.body());
+            env = envBuilder.build(context, request, input);
+            IRubyObject result = callApp.call(context, app, app, env);
+            RubyArray<?> triple = toTriple(result);
+            body = triple.entry(2);
+            status = status(triple.entry(0));
+            head = ResponseHeadersReader.read(context, triple.entry(1));
+            bodyWriter.write(context, status, head, body, sink);
+        } catch (ClientGone e) {
+            failure = e;
+            sink.abort();
+        } catch (RuntimeException e) {
+            failure = e;
+            fail(context, request, sink, e);
+        } finally {
+            closeQuietly(context, body);
+            if (input != null) {
+                try {
+                    inputs.close(context, input, request.body());
+                } catch (RaiseException ignored) {
+                    // The input was the app's to use; a failing close must not hide the response.
+                }
+            }
+            if (env != null) {
+                runFinished(context, env, failure == null ? status : 500, head, failure);
+            }
+        }
+    }
+
+    private RubyArray<?> toTriple(IRubyObject result) {
+        IRubyObject ary = result.checkArrayType();
+        if (!(ary instanceof RubyArray) || ((RubyArray<?>) ary).getLength() != 3) {
+            throw new InvalidResponse("the app returned " + result.getMetaClass().getName()
+                + ", not a [status, headers, body] array");
+        }
+        return (RubyArray<?>) ary;
+    }
+
+    private static int status(IRubyObject value) {
+        long code;
+        if (value instanceof RubyInteger) {
+            code = ((RubyInteger) value).getLongValue();
+        } else if (value instanceof RubyString) {
+            try {
+                code = Long.parseLong(value.toString().trim());
+            } catch (NumberFormatException e) {
+                code = -1;
+            }
+        } else {
+            code = -1;
+        }
+        if (code < 200 || code > 999) {
+            throw new InvalidResponse("invalid status " + value.inspect() + " (must be an Integer from 200 to 999)");
+        }
+        return (int) code;
+    }
+
+    /** Logs the failure to rack.errors and answers 500, or cuts the connection if it started. */
+    private void fail(ThreadContext context, RackRequest request, ResponseSink sink, RuntimeException e) {
+        String report = describe(context, e);
+        log(context, "Error handling " + request.method() + " " + request.target() + ": " + report);
+        if (sink.started()) {
+            sink.abort();
+            return;
+        }
+        ResponseHeaders headers = new ResponseHeaders();
+        headers.add("content-type", "text/plain; charset=utf-8");
+        String text = development ? "Internal Server Error\n\n" + report : "Internal Server Error\n";
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        sink.respond(500, headers, bytes, 0, bytes.length);
+    }
+
+    private static String describe(ThreadContext context, RuntimeException e) {
+        if (!(e instanceof RaiseException)) {
+            StringBuilder sb = new StringBuilder(e.toString());
+            for (StackTraceElement frame : e.getStackTrace()) {
+                sb.append("\n\t").append(frame);
+            }
+            return e instanceof InvalidResponse ? e.getMessage() : sb.toString();
+        }
+        RubyException exception = ((RaiseException) e).getException();
+        StringBuilder sb = new StringBuilder()
+            .append(exception.getMetaClass().getName()).append(": ")
+            .append(exception.message(context).asJavaString());
+        IRubyObject backtrace = exception.getBacktrace();
+        if (backtrace instanceof RubyArray) {
+            RubyArray<?> lines = (RubyArray<?>) backtrace;
+            for (int i = 0; i < lines.getLength(); i++) {
+                sb.append("\n\t").append(lines.entry(i).toString());
+            }
+        }
+        return sb.toString();
+    }
+
+    private void log(ThreadContext context, String line) {
+        try {
+            errors.callMethod(context, "write", RubyString.newString(runtime, line + "\n"));
+            errors.callMethod(context, "flush");
+        } catch (RaiseException ignored) {
+            System.err.println(line);
+        }
+    }
+
+    private void closeQuietly(ThreadContext context, IRubyObject body) {
+        if (body == null || !body.respondsTo("close")) {
+            return;
+        }
+        try {
+            close.call(context, body, body);
+        } catch (RaiseException e) {
+            log(context, "Error closing body: " + describe(context, e));
+        }
+    }
+
+    /**
+     * Rack 3.1: "rack.response_finished: An array of callables run by the server after the
+     * response has been processed", each called with env, status, headers and error.
+     */
+    private void runFinished(ThreadContext context, RubyHash env, int status, ResponseHeadersReader.Result head,
+                             Throwable failure) {
+        IRubyObject callbacks = env.fastARef(keys.rackResponseFinished);
+        if (!(callbacks instanceof RubyArray) || ((RubyArray<?>) callbacks).getLength() == 0) {
+            return;
+        }
+        IRubyObject error = context.nil;
+        if (failure instanceof RaiseException) {
+            error = ((RaiseException) failure).getException();
+        } else if (failure != null) {
+            error = runtime.newRuntimeError(String.valueOf(failure.getMessage())).getException();
+        }
+        IRubyObject headersHash = RubyHash.newHash(runtime);
+        if (head != null) {
+            for (int i = 0; i < head.headers.size(); i++) {
+                ((RubyHash) headersHash).op_aset(context, RubyStrings.binary(runtime, head.headers.name(i)),
+                    RubyStrings.binary(runtime, head.headers.value(i)));
+            }
+        }
+        RubyArray<?> list = (RubyArray<?>) callbacks;
+        for (int i = 0; i < list.getLength(); i++) {
+            IRubyObject callback = list.entry(i);
+            try {
+                callFinished.call(context, callback, callback,
+                    new IRubyObject[] {env, runtime.newFixnum(status), headersHash, error});
+            } catch (RaiseException e) {
+                log(context, "Error in rack.response_finished callback: " + describe(context, e));
+            }
+        }
+    }
+}

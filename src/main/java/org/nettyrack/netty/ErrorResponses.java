@@ -1,0 +1,37 @@
+package org.nettyrack.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.nio.charset.StandardCharsets;
+
+/** The plain-text answers the server gives on its own: 400, 408, 413, 414, 431, 500, 503. */
+final class ErrorResponses {
+    private ErrorResponses() {
+    }
+
+    static FullHttpResponse plain(HttpResponseStatus status, boolean close) {
+        byte[] text = (status.code() + " " + status.reasonPhrase() + "\n").getBytes(StandardCharsets.US_ASCII);
+        ByteBuf body = Unpooled.wrappedBuffer(text);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+        response.headers()
+            .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
+            .setInt(HttpHeaderNames.CONTENT_LENGTH, text.length);
+        if (close) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        return response;
+    }
+
+    /** Answers and closes: for requests the server will not read any further. */
+    static void sendAndClose(ChannelHandlerContext ctx, HttpResponseStatus status) {
+        ctx.writeAndFlush(plain(status, true)).addListener(ChannelFutureListener.CLOSE);
+    }
+}

@@ -1,0 +1,45 @@
+package org.nettyrack.netty;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpResponseEncoder;
+import org.nettyrack.core.ServerConfig;
+
+/**
+ * Builds each connection's pipeline, socket side first:
+ * <pre>
+ * timeouts → decoder → encoder → guard → expect-continue → dispatcher
+ * </pre>
+ * Netty's codec parses and frames; {@link RequestGuard} refuses what must not reach the
+ * application; Netty's expect-continue handler answers {@code Expect: 100-continue};
+ * {@link RackDispatcher} collects bodies and runs the application on the worker pool.
+ */
+final class HttpPipeline extends ChannelInitializer<SocketChannel> {
+    private final ServerState server;
+    private final HttpDecoderConfig decoderConfig;
+
+    HttpPipeline(ServerState server) {
+        this.server = server;
+        ServerConfig config = server.config;
+        this.decoderConfig = new HttpDecoderConfig()
+            .setMaxInitialLineLength(config.maxUriLength())
+            .setMaxHeaderSize(config.maxHeaderSize())
+            .setMaxChunkSize(64 * 1024)
+            .setAllowDuplicateContentLengths(false);
+    }
+
+    @Override
+    protected void initChannel(SocketChannel ch) {
+        ServerConfig config = server.config;
+        server.channels.add(ch);
+        ChannelPipeline p = ch.pipeline();
+        p.addLast("timeouts", new RequestTimeouts(config.headerTimeoutMillis(), config.keepAliveTimeoutMillis()));
+        p.addLast("decoder", new StrictRequestDecoder(decoderConfig.clone()));
+        p.addLast("encoder", new HttpResponseEncoder());
+        p.addLast("guard", new RequestGuard(config.maxHeaders()));
+        p.addLast("continue", new ExpectContinue(config.maxBodySize()));
+        p.addLast("dispatcher", new RackDispatcher(server));
+    }
+}

@@ -1,0 +1,99 @@
+package org.nettyrack.netty;
+
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.Iterator;
+import java.util.Map;
+import org.nettyrack.core.HeaderVisitor;
+import org.nettyrack.core.RackRequest;
+import org.nettyrack.core.RequestBody;
+
+/** A decoded Netty request head plus its fully read body, seen through the core's eyes. */
+final class NettyRackRequest implements RackRequest {
+    private final HttpRequest head;
+    private final RequestBody body;
+    private final InetSocketAddress remote;
+    private final InetSocketAddress local;
+    final long startNanos = System.nanoTime();
+
+    NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local) {
+        this.head = head;
+        this.body = body;
+        this.remote = remote instanceof InetSocketAddress ? (InetSocketAddress) remote : null;
+        this.local = local instanceof InetSocketAddress ? (InetSocketAddress) local : null;
+    }
+
+    HttpRequest head() {
+        return head;
+    }
+
+    boolean isHead() {
+        return "HEAD".equals(head.method().name());
+    }
+
+    boolean keepAlive() {
+        return HttpUtil.isKeepAlive(head);
+    }
+
+    @Override
+    public String method() {
+        return head.method().name();
+    }
+
+    @Override
+    public String target() {
+        return head.uri();
+    }
+
+    @Override
+    public String protocol() {
+        return head.protocolVersion().text();
+    }
+
+    @Override
+    public String scheme() {
+        return "http";
+    }
+
+    @Override
+    public void forEachHeader(HeaderVisitor visitor) {
+        HttpHeaders headers = head.headers();
+        for (Iterator<Map.Entry<CharSequence, CharSequence>> it = headers.iteratorCharSequence(); it.hasNext(); ) {
+            Map.Entry<CharSequence, CharSequence> e = it.next();
+            visitor.header(e.getKey(), e.getValue());
+        }
+    }
+
+    @Override
+    public String header(String name) {
+        return head.headers().get(name);
+    }
+
+    @Override
+    public String remoteAddress() {
+        return remote == null ? "127.0.0.1" : remote.getAddress().getHostAddress();
+    }
+
+    @Override
+    public int remotePort() {
+        return remote == null ? 0 : remote.getPort();
+    }
+
+    @Override
+    public String localAddress() {
+        return local == null ? "localhost" : local.getAddress().getHostAddress();
+    }
+
+    @Override
+    public int localPort() {
+        return local == null ? 0 : local.getPort();
+    }
+
+    @Override
+    public RequestBody body() {
+        return body;
+    }
+}

@@ -1,0 +1,277 @@
+package org.nettyrack.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import org.nettyrack.core.RackHandler;
+import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.ResponseSink;
+
+/**
+ * Writes one response onto a Netty channel from the worker thread that runs the app, and
+ * decides its HTTP/1.1 framing: Content-Length when the length is known, chunked when not,
+ * close-delimited for HTTP/1.0 clients; no body bytes at all for HEAD, 204 and 304.
+ * Streaming writes wait while the channel is not writable, so a client that does not read
+ * cannot make the server buffer without bound. When the last write completes (or fails) the
+ * dispatcher hears of it on the event loop. Keep-alive is decided here too, since only this
+ * class knows when a body is self-delimiting (Netty's keep-alive handler cannot tell HEAD
+ * or 304 from a close-delimited body).
+ */
+final class NettyResponseSink implements ResponseSink {
+    private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
+
+    private final Channel channel;
+    private final NettyRackRequest request;
+    private final ServerState server;
+    private final RackDispatcher dispatcher;
+    private final Object writable = new Object();
+    private volatile boolean started;
+    private boolean finished;
+    private boolean bodyAllowed;
+    private boolean keepAlive;
+    private long declaredLength = -1;
+    private long bytesSent;
+    private int status;
+
+    NettyResponseSink(Channel channel, NettyRackRequest request, ServerState server, RackDispatcher dispatcher) {
+        this.channel = channel;
+        this.request = request;
+        this.server = server;
+        this.dispatcher = dispatcher;
+    }
+
+    /** Runs the application on the calling worker thread; guarantees the response ends. */
+    void run(RackHandler handler) {
+        try {
+            handler.handle(request, this);
+        } catch (RuntimeException | Error e) {
+            // The handler turns application errors into 500s itself; this is a last resort.
+            e.printStackTrace();
+            if (started) {
+                abort();
+            }
+        } finally {
+            if (!started) {
+                respondError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
+            } else if (!finished) {
+                end();
+            }
+        }
+    }
+
+    /** The worker queue was full: 503 without running the application. */
+    void unavailable() {
+        respondError(HttpResponseStatus.SERVICE_UNAVAILABLE);
+    }
+
+    NettyRackRequest request() {
+        return request;
+    }
+
+    int status() {
+        return status;
+    }
+
+    long bytesSent() {
+        return bytesSent;
+    }
+
+    @Override
+    public boolean started() {
+        return started;
+    }
+
+    @Override
+    public void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length) {
+        HttpHeaders out = start(status, headers);
+        ByteBuf content = Unpooled.EMPTY_BUFFER;
+        if (bodyAllowed) {
+            out.set(HttpHeaderNames.CONTENT_LENGTH, length);
+            if (length > 0) {
+                content = channel.alloc().buffer(length).writeBytes(body, offset, length);
+                bytesSent = length;
+            }
+        } else if (request.isHead() && !bodiless(status) && !out.contains(HttpHeaderNames.CONTENT_LENGTH)) {
+            out.set(HttpHeaderNames.CONTENT_LENGTH, length);
+        }
+        writeHead(out);
+        finished = true;
+        finish(channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
+            content, out, EmptyHttpHeaders.INSTANCE)), false);
+    }
+
+    @Override
+    public void begin(int status, ResponseHeaders headers, long contentLength) {
+        HttpHeaders out = start(status, headers);
+        String declared = headers.get("content-length");
+        declaredLength = declared != null ? parseLength(declared) : contentLength;
+        if (bodyAllowed) {
+            if (declaredLength >= 0) {
+                out.set(HttpHeaderNames.CONTENT_LENGTH, declaredLength);
+            } else if (request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+                out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+            } else {
+                keepAlive = false;
+            }
+        } else if (request.isHead() && declaredLength >= 0 && !bodiless(status)) {
+            out.set(HttpHeaderNames.CONTENT_LENGTH, declaredLength);
+        }
+        writeHead(out);
+        channel.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), out));
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+        if (!bodyAllowed || length == 0) {
+            return;
+        }
+        awaitWritable();
+        ByteBuf buf = channel.alloc().buffer(length).writeBytes(bytes, offset, length);
+        bytesSent += length;
+        channel.writeAndFlush(new DefaultHttpContent(buf));
+    }
+
+    @Override
+    public void sendFile(Path file, long offset, long length) throws IOException {
+        if (!bodyAllowed || length == 0) {
+            return;
+        }
+        awaitWritable();
+        bytesSent += length;
+        channel.writeAndFlush(new DefaultFileRegion(FileChannel.open(file), offset, length));
+    }
+
+    @Override
+    public void end() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        boolean truncated = bodyAllowed && declaredLength >= 0 && bytesSent != declaredLength;
+        finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), truncated);
+    }
+
+    @Override
+    public void abort() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        finish(channel.close(), true);
+    }
+
+    void wakeWriter() {
+        synchronized (writable) {
+            writable.notifyAll();
+        }
+    }
+
+    /**
+     * Copies the application's headers, minus the framing ones this class owns, and settles
+     * keep-alive: kept for HTTP/1.1, and for HTTP/1.0 clients that asked, unless the
+     * application said close or the server is draining.
+     */
+    private HttpHeaders start(int status, ResponseHeaders headers) {
+        if (started) {
+            throw new IllegalStateException("response already started");
+        }
+        started = true;
+        this.status = status;
+        bodyAllowed = !bodiless(status) && !request.isHead();
+        keepAlive = request.keepAlive() && !server.draining;
+        HttpHeaders out = HEADERS.newHeaders();
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.name(i);
+            if (name.equalsIgnoreCase("connection")) {
+                keepAlive &= !headers.value(i).toLowerCase(java.util.Locale.ROOT).contains("close");
+            } else if (!name.equalsIgnoreCase("transfer-encoding") && !name.equalsIgnoreCase("content-length")) {
+                out.add(name, headers.value(i));
+            }
+        }
+        if (!bodyAllowed && !bodiless(status) && headers.contains("content-length")) {
+            out.set(HttpHeaderNames.CONTENT_LENGTH, headers.get("content-length"));
+        }
+        return out;
+    }
+
+    private void writeHead(HttpHeaders out) {
+        if (!keepAlive) {
+            out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        } else if (!request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
+    }
+
+    private void respondError(HttpResponseStatus error) {
+        if (started) {
+            return;
+        }
+        started = true;
+        finished = true;
+        status = error.code();
+        keepAlive = request.keepAlive() && !server.draining;
+        finish(channel.writeAndFlush(ErrorResponses.plain(error, !keepAlive)), false);
+    }
+
+    private void finish(ChannelFuture last, boolean truncated) {
+        if (truncated || !keepAlive) {
+            last.addListener(ChannelFutureListener.CLOSE);
+        }
+        last.addListener(f -> dispatcher.responseDone(this));
+    }
+
+    private void awaitWritable() throws IOException {
+        if (channel.isWritable()) {
+            return;
+        }
+        long deadline = System.nanoTime() + server.config.writeTimeoutMillis() * 1_000_000L;
+        synchronized (writable) {
+            while (!channel.isWritable() && channel.isActive()) {
+                long waitMillis = (deadline - System.nanoTime()) / 1_000_000L;
+                if (waitMillis <= 0) {
+                    throw new IOException("write timed out: the client stopped reading");
+                }
+                try {
+                    writable.wait(waitMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for the client", e);
+                }
+            }
+        }
+        if (!channel.isActive()) {
+            throw new IOException("client closed the connection");
+        }
+    }
+
+    private static boolean bodiless(int status) {
+        return status == 204 || status == 304 || status < 200;
+    }
+
+    private static long parseLength(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+}

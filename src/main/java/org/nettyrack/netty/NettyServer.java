@@ -1,0 +1,143 @@
+package org.nettyrack.netty;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.nettyrack.core.RackHandler;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.WorkerPool;
+
+/**
+ * A running nettyrack HTTP/1.1 server: binds the configured addresses on Netty event loops
+ * (epoll on Linux, NIO elsewhere) and serves every connection through {@link HttpPipeline}.
+ * {@link #stop()} is graceful: stop accepting, finish in-flight requests within the shutdown
+ * timeout, close the rest.
+ */
+public final class NettyServer {
+    private final ServerConfig config;
+    private final RackHandler handler;
+    private final Transport transport = Transport.best();
+    private final List<Channel> listeners = new ArrayList<>();
+    private EventLoopGroup acceptors;
+    private EventLoopGroup workers;
+    private ServerState state;
+
+    public NettyServer(ServerConfig config, RackHandler handler) {
+        this.config = config;
+        this.handler = handler;
+    }
+
+    /** Binds every address; throws {@link BindException} naming the address that is taken. */
+    public synchronized void start() throws BindException, InterruptedException {
+        if (state != null) {
+            throw new IllegalStateException("already started");
+        }
+        state = new ServerState(config, handler,
+            new WorkerPool(config.minThreads(), config.maxThreads(), config.queueSize()));
+        acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nettyrack-accept", true),
+            transport.ioHandlerFactory());
+        workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("nettyrack-io", true),
+            transport.ioHandlerFactory());
+        ServerBootstrap bootstrap = new ServerBootstrap()
+            .group(acceptors, workers)
+            .channel(transport.serverChannel())
+            .option(ChannelOption.SO_BACKLOG, 1024)
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .childOption(ChannelOption.TCP_NODELAY, true)
+            .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
+            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
+            .childHandler(new HttpPipeline(state));
+        for (ServerConfig.Bind bind : config.binds()) {
+            try {
+                listeners.add(bootstrap.bind(bind.host(), bind.port()).sync().channel());
+            } catch (Exception e) {
+                stop();
+                BindException failure = new BindException(describe(bind, e));
+                failure.initCause(e);
+                throw failure;
+            }
+        }
+    }
+
+    /** The URLs served, with the ports actually bound (port 0 resolved). */
+    public synchronized List<String> urls() {
+        List<String> urls = new ArrayList<>();
+        for (int i = 0; i < listeners.size(); i++) {
+            urls.add(new ServerConfig.Bind(config.binds().get(i).host(), port(i)).url());
+        }
+        return urls;
+    }
+
+    /** The first listener's port. */
+    public int port() {
+        return port(0);
+    }
+
+    /** "epoll" or "nio". */
+    public String transport() {
+        return transport.name();
+    }
+
+    public int maxThreads() {
+        return config.maxThreads();
+    }
+
+    public synchronized boolean isRunning() {
+        return state != null && !state.draining;
+    }
+
+    /**
+     * Stops accepting, tells every connection to close once idle, waits for in-flight
+     * requests up to the shutdown timeout, then closes everything. Returns true when all
+     * in-flight requests finished in time.
+     */
+    public synchronized boolean stop() throws InterruptedException {
+        if (state == null || state.draining) {
+            return true;
+        }
+        state.draining = true;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.shutdownTimeoutMillis());
+        for (Channel listener : listeners) {
+            listener.close().await();
+        }
+        state.channels.forEach(ch -> ch.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN));
+        boolean finished = true;
+        while (state.activeRequests.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                finished = false;
+                break;
+            }
+            Thread.sleep(10);
+        }
+        state.channels.close().await(1, TimeUnit.SECONDS);
+        state.pool.shutdown(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
+        acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
+        return finished;
+    }
+
+    private int port(int i) {
+        return ((InetSocketAddress) listeners.get(i).localAddress()).getPort();
+    }
+
+    private static String describe(ServerConfig.Bind bind, Exception e) {
+        String address = bind.host() + ":" + bind.port();
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("in use")) {
+            return address + " is already in use";
+        }
+        if (message.contains("assign") || e instanceof java.nio.channels.UnresolvedAddressException) {
+            return "cannot listen on " + address + ": no such local address";
+        }
+        return "cannot listen on " + address + ": " + message;
+    }
+}

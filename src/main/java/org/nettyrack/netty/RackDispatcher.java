@@ -1,0 +1,197 @@
+package org.nettyrack.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import org.nettyrack.core.RequestBodyBuffer;
+
+/**
+ * Last in the pipeline, one per connection: turns decoded HTTP objects into complete
+ * requests and hands each to the worker pool. Flow: head → body collected (memory or temp
+ * file, 413 past the limit) → worker runs the app → {@link NettyResponseSink} writes →
+ * {@link #responseDone} back on this event loop → next pipelined request, or idle.
+ *
+ * <p>A connection has at most one request with the application at a time, so pipelined
+ * responses leave in request order; requests decoded meanwhile wait here, and reading
+ * pauses when too many wait. Everything here runs on the channel's event loop.
+ */
+final class RackDispatcher extends ChannelInboundHandlerAdapter {
+    private static final int MAX_WAITING = 16;
+
+    private final ServerState server;
+    private final ArrayDeque<NettyRackRequest> waiting = new ArrayDeque<>();
+    private ChannelHandlerContext ctx;
+    private HttpRequest head;
+    private RequestBodyBuffer body;
+    private NettyResponseSink inFlight;
+    private boolean closeWhenIdle;
+
+    RackDispatcher(ServerState server) {
+        this.server = server;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        try {
+            if (msg instanceof HttpRequest) {
+                startRequest((HttpRequest) msg);
+            }
+            if (msg instanceof HttpContent && head != null) {
+                collect((HttpContent) msg);
+            }
+        } finally {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    private void startRequest(HttpRequest request) {
+        ctx.pipeline().fireUserEventTriggered(ConnectionEvent.REQUEST_HEAD);
+        body = new RequestBodyBuffer(server.config.bodyBufferSize(), server.config.maxBodySize());
+        if (!body.accepts(HttpUtil.getContentLength(request, 0L))) {
+            refuse(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+            return;
+        }
+        head = request;
+    }
+
+    private void collect(HttpContent content) {
+        ByteBuf buf = content.content();
+        if (buf.isReadable()) {
+            for (ByteBuffer part : buf.nioBuffers()) {
+                if (!body.append(part)) {
+                    refuse(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+                    return;
+                }
+            }
+        }
+        if (content instanceof LastHttpContent) {
+            NettyRackRequest request = new NettyRackRequest(head, body.finish(),
+                ctx.channel().remoteAddress(), ctx.channel().localAddress());
+            head = null;
+            body = null;
+            if (inFlight == null) {
+                dispatch(request);
+            } else {
+                waiting.add(request);
+                if (waiting.size() >= MAX_WAITING) {
+                    ctx.channel().config().setAutoRead(false);
+                }
+            }
+        }
+    }
+
+    /** Answers a request the server will not read to the end, then closes. */
+    private void refuse(HttpResponseStatus status) {
+        head = null;
+        if (body != null) {
+            body.discard();
+            body = null;
+        }
+        ctx.channel().config().setAutoRead(false);
+        if (inFlight == null) {
+            ErrorResponses.sendAndClose(ctx, status);
+        } else {
+            closeWhenIdle = true;
+        }
+    }
+
+    private void dispatch(NettyRackRequest request) {
+        NettyResponseSink sink = new NettyResponseSink(ctx.channel(), request, server, this);
+        inFlight = sink;
+        server.activeRequests.incrementAndGet();
+        boolean accepted = server.pool.submit(() -> sink.run(server.handler));
+        if (!accepted) {
+            sink.unavailable();
+        }
+    }
+
+    /** Called on the event loop once a response's last byte was written, or failed. */
+    void responseDone(NettyResponseSink sink) {
+        if (sink != inFlight) {
+            return;
+        }
+        inFlight = null;
+        server.activeRequests.decrementAndGet();
+        NettyRackRequest request = sink.request();
+        request.body().close();
+        if (server.accessLog != null) {
+            server.accessLog.log(request.remoteAddress(), request.method(), request.target(),
+                request.protocol(), sink.status(), sink.bytesSent(), request.startNanos);
+        }
+        if (!ctx.channel().isActive()) {
+            dropWaiting();
+            return;
+        }
+        NettyRackRequest next = server.draining ? null : waiting.poll();
+        if (next != null) {
+            dispatch(next);
+            return;
+        }
+        if (closeWhenIdle || server.draining) {
+            ctx.close();
+            return;
+        }
+        ctx.channel().config().setAutoRead(true);
+        ctx.pipeline().fireUserEventTriggered(ConnectionEvent.IDLE);
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
+        if (evt == ConnectionEvent.DRAIN || evt instanceof ChannelInputShutdownEvent) {
+            // Draining, or the client half-closed after sending its requests ("printf | nc"):
+            // answer what was received, then close.
+            closeWhenIdle = true;
+            if (inFlight == null && waiting.isEmpty()) {
+                ctx.close();
+            }
+        }
+        super.userEventTriggered(ctx, evt);
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (inFlight != null) {
+            inFlight.wakeWriter();
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        if (body != null) {
+            body.discard();
+            body = null;
+        }
+        dropWaiting();
+        if (inFlight != null) {
+            inFlight.wakeWriter();
+        }
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // Connection resets and the like: nothing to answer, the peer is gone.
+        ctx.close();
+    }
+
+    private void dropWaiting() {
+        for (NettyRackRequest r; (r = waiting.poll()) != null; ) {
+            r.body().close();
+        }
+    }
+}

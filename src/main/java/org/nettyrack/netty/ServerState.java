@@ -1,0 +1,32 @@
+package org.nettyrack.netty;
+
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.nettyrack.core.AccessLog;
+import org.nettyrack.core.RackHandler;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.WorkerPool;
+
+/**
+ * What every connection of one server shares: settings, the application, the worker pool,
+ * the open channels, and the count of requests between dispatch and last byte written, which
+ * a graceful stop waits on.
+ */
+final class ServerState {
+    final ServerConfig config;
+    final RackHandler handler;
+    final WorkerPool pool;
+    final AccessLog accessLog;
+    final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
+    final AtomicInteger activeRequests = new AtomicInteger();
+    volatile boolean draining;
+
+    ServerState(ServerConfig config, RackHandler handler, WorkerPool pool) {
+        this.config = config;
+        this.handler = handler;
+        this.pool = pool;
+        this.accessLog = config.accessLog() == null ? null : new AccessLog(config.accessLog());
+    }
+}
