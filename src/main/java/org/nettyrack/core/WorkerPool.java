@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * what makes the server fair: a keep-alive connection's next request queues behind everyone
  * else's. {@link #submit} says no (the transport answers 503) when the queue is full.
  */
-public final class WorkerPool {
+public final class WorkerPool implements Workers {
     private final ThreadPoolExecutor executor;
     private final AtomicInteger busy = new AtomicInteger();
 
@@ -30,6 +30,7 @@ public final class WorkerPool {
     }
 
     /** Runs the task on a worker, or returns false when the queue is full or the pool stopped. */
+    @Override
     public boolean submit(Runnable task) {
         busy.incrementAndGet();
         try {

@@ -1,16 +1,14 @@
 package org.nettyrack.netty;
 
-import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import io.netty.handler.codec.http.HttpUtil;
 
 /**
- * Netty's {@code Expect: 100-continue} handler with one decision added: a client that
- * announces a body over the size limit gets 413 (and the connection closes) instead of a
- * 100 Continue it would answer by uploading for nothing.
+ * Netty's {@code Expect: 100-continue} handler, except that a request announcing a body over
+ * the size limit gets no 100 Continue: it passes straight on, and the dispatcher answers 413
+ * and closes, so the client never uploads for nothing.
  */
 final class ExpectContinue extends HttpServerExpectContinueHandler {
     private final long maxBodySize;
@@ -20,16 +18,11 @@ final class ExpectContinue extends HttpServerExpectContinueHandler {
     }
 
     @Override
-    protected HttpResponse acceptMessage(HttpRequest request) {
-        if (HttpUtil.getContentLength(request, -1L) > maxBodySize) {
-            return null;
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof HttpRequest && HttpUtil.getContentLength((HttpRequest) msg, -1L) > maxBodySize) {
+            ctx.fireChannelRead(msg);
+            return;
         }
-        return super.acceptMessage(request);
-    }
-
-    @Override
-    protected HttpResponse rejectResponse(HttpRequest request) {
-        FullHttpResponse response = ErrorResponses.plain(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, true);
-        return response;
+        super.channelRead(ctx, msg);
     }
 }

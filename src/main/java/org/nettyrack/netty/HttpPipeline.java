@@ -32,9 +32,12 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
 
     @Override
     protected void initChannel(SocketChannel ch) {
-        ServerConfig config = server.config;
         server.channels.add(ch);
-        ChannelPipeline p = ch.pipeline();
+        configure(ch.pipeline());
+    }
+
+    void configure(ChannelPipeline p) {
+        ServerConfig config = server.config;
         p.addLast("timeouts", new RequestTimeouts(config.headerTimeoutMillis(), config.keepAliveTimeoutMillis()));
         p.addLast("decoder", new StrictRequestDecoder(decoderConfig.clone()));
         p.addLast("encoder", new HttpResponseEncoder());

@@ -30,6 +30,7 @@ public final class NettyServer {
     private EventLoopGroup acceptors;
     private EventLoopGroup workers;
     private ServerState state;
+    private WorkerPool pool;
 
     public NettyServer(ServerConfig config, RackHandler handler) {
         this.config = config;
@@ -41,8 +42,8 @@ public final class NettyServer {
         if (state != null) {
             throw new IllegalStateException("already started");
         }
-        state = new ServerState(config, handler,
-            new WorkerPool(config.minThreads(), config.maxThreads(), config.queueSize()));
+        pool = new WorkerPool(config.minThreads(), config.maxThreads(), config.queueSize());
+        state = new ServerState(config, handler, pool);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nettyrack-accept", true),
             transport.ioHandlerFactory());
         workers = new MultiThreadIoEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("nettyrack-io", true),
@@ -119,7 +120,7 @@ public final class NettyServer {
             Thread.sleep(10);
         }
         state.channels.close().await(1, TimeUnit.SECONDS);
-        state.pool.shutdown(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        pool.shutdown(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
         acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
         return finished;

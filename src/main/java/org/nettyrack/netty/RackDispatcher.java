@@ -113,7 +113,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         NettyResponseSink sink = new NettyResponseSink(ctx.channel(), request, server, this);
         inFlight = sink;
         server.activeRequests.incrementAndGet();
-        boolean accepted = server.pool.submit(() -> sink.run(server.handler));
+        boolean accepted = server.workers.submit(() -> sink.run(server.handler));
         if (!accepted) {
             sink.unavailable();
         }

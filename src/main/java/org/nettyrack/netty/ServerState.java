@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.nettyrack.core.AccessLog;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.Workers;
 
 /**
  * What every connection of one server shares: settings, the application, the worker pool,
@@ -17,16 +17,16 @@ import org.nettyrack.core.WorkerPool;
 final class ServerState {
     final ServerConfig config;
     final RackHandler handler;
-    final WorkerPool pool;
+    final Workers workers;
     final AccessLog accessLog;
     final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
     final AtomicInteger activeRequests = new AtomicInteger();
     volatile boolean draining;
 
-    ServerState(ServerConfig config, RackHandler handler, WorkerPool pool) {
+    ServerState(ServerConfig config, RackHandler handler, Workers workers) {
         this.config = config;
         this.handler = handler;
-        this.pool = pool;
+        this.workers = workers;
         this.accessLog = config.accessLog() == null ? null : new AccessLog(config.accessLog());
     }
 }

@@ -1,0 +1,52 @@
+package org.nettyrack.arch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The shape of the code: a core that imports only the JDK, and Netty, JRuby and (later) the
+ * servlet API each confined to their own package, none importing another.
+ */
+class ImportBoundaryTest {
+    private static final Path SOURCES = Path.of("src/main/java/org/nettyrack");
+    private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)", Pattern.MULTILINE);
+
+    @ParameterizedTest(name = "{0} imports only {1}")
+    @CsvSource(delimiter = ';', value = {
+        "core;    java.",
+        "netty;   java. io.netty. org.nettyrack.core.",
+        "jruby;   java. org.jruby. org.jcodings. org.nettyrack.core.",
+        "servlet; java. jakarta.servlet. javax.servlet. org.nettyrack.core.",
+    })
+    void packagesStayInTheirLane(String pkg, String allowed) throws IOException {
+        Path dir = SOURCES.resolve(pkg);
+        if (!Files.isDirectory(dir)) {
+            assertFalse(pkg.equals("core") || pkg.equals("netty") || pkg.equals("jruby"), pkg + " must exist");
+            return;
+        }
+        List<String> offenders = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".java"))::iterator) {
+                Matcher m = IMPORT.matcher(Files.readString(file));
+                while (m.find()) {
+                    String imported = m.group(1);
+                    if (Stream.of(allowed.trim().split("\\s+")).noneMatch(imported::startsWith)) {
+                        offenders.add(file.getFileName() + ": " + imported);
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), offenders);
+    }
+}

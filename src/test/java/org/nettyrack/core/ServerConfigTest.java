@@ -1,0 +1,33 @@
+package org.nettyrack.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ServerConfigTest {
+    @Test
+    void defaultsAreSaneAndListenOn9292() {
+        ServerConfig c = ServerConfig.builder().build();
+        assertEquals("http://0.0.0.0:9292", c.binds().get(0).url());
+        assertTrue(c.maxThreads() >= 16);
+        assertEquals(100L * 1024 * 1024, c.maxBodySize());
+        assertEquals(8 * 1024, c.maxUriLength());
+        assertEquals(16 * 1024, c.maxHeaderSize());
+    }
+
+    @Test
+    void badValuesAreNamed() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> ServerConfig.builder().threads(8, 2).build());
+        assertEquals("minimum threads (8) exceed the maximum (2)", e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().bind("0.0.0.0", 70000).build());
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().maxHeaders(0).build());
+    }
+
+    @Test
+    void ipv6BindsGetBrackets() {
+        assertEquals("http://[::1]:80", new ServerConfig.Bind("::1", 80).url());
+    }
+}

@@ -1,0 +1,54 @@
+package org.nettyrack.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class WorkerPoolTest {
+    @Test
+    void growsToTheMaximumBeforeQueueing() throws InterruptedException {
+        WorkerPool pool = new WorkerPool(0, 3, 10);
+        CountDownLatch running = new CountDownLatch(3);
+        CountDownLatch release = new CountDownLatch(1);
+        for (int i = 0; i < 3; i++) {
+            assertTrue(pool.submit(() -> {
+                running.countDown();
+                await(release);
+            }));
+        }
+        assertTrue(running.await(5, TimeUnit.SECONDS), "three tasks ran at once on three threads");
+        release.countDown();
+        assertTrue(pool.shutdown(5_000));
+    }
+
+    @Test
+    void saysNoWhenTheQueueIsFull() throws InterruptedException {
+        WorkerPool pool = new WorkerPool(1, 1, 2);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        assertTrue(pool.submit(() -> {
+            started.countDown();
+            await(release);
+        }));
+        assertTrue(started.await(5, TimeUnit.SECONDS));
+        assertTrue(pool.submit(() -> { }));
+        assertTrue(pool.submit(() -> { }));
+        assertFalse(pool.submit(() -> { }), "one running, two waiting: full");
+        assertEquals(3, pool.pending());
+        release.countDown();
+        assertTrue(pool.shutdown(5_000));
+        assertFalse(pool.submit(() -> { }), "a stopped pool takes nothing");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package org.nettyrack.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.FileRegion;
+import java.nio.charset.StandardCharsets;
+import org.nettyrack.core.RackHandler;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.Workers;
+
+/**
+ * The real connection pipeline on an {@link EmbeddedChannel}: raw request bytes in, raw
+ * response bytes out. Workers run the handler synchronously on the test thread, which is
+ * also the channel's event loop, so every test is deterministic.
+ */
+final class PipelineHarness {
+    final EmbeddedChannel channel;
+    final ServerState state;
+
+    PipelineHarness(RackHandler handler) {
+        this(ServerConfig.builder().build(), handler, task -> {
+            task.run();
+            return true;
+        });
+    }
+
+    PipelineHarness(ServerConfig config, RackHandler handler, Workers workers) {
+        state = new ServerState(config, handler, workers);
+        HttpPipeline pipeline = new HttpPipeline(state);
+        channel = new EmbeddedChannel(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel ch) {
+                pipeline.configure(ch.pipeline());
+            }
+        });
+    }
+
+    /** Sends raw bytes and returns everything written back so far, as text. */
+    String exchange(String request) {
+        channel.writeInbound(Unpooled.copiedBuffer(request, StandardCharsets.ISO_8859_1));
+        channel.runPendingTasks();
+        return output();
+    }
+
+    String output() {
+        StringBuilder out = new StringBuilder();
+        for (Object msg; (msg = channel.readOutbound()) != null; ) {
+            if (msg instanceof ByteBuf) {
+                out.append(((ByteBuf) msg).toString(StandardCharsets.ISO_8859_1));
+                ((ByteBuf) msg).release();
+            } else if (msg instanceof FileRegion) {
+                out.append("[file ").append(((FileRegion) msg).count()).append(" bytes]");
+                ((FileRegion) msg).release();
+            }
+        }
+        return out.toString();
+    }
+
+    static String statusLine(String response) {
+        int end = response.indexOf("\r\n");
+        return end < 0 ? response : response.substring(0, end);
+    }
+}

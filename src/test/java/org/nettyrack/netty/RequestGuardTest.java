@@ -1,0 +1,76 @@
+package org.nettyrack.netty;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.nettyrack.core.ServerConfig;
+
+/** Malformed and over-limit requests never reach the application, and close the connection. */
+class RequestGuardTest {
+    private static String head(String lines) {
+        return lines.replace("|", "\r\n") + "\r\n\r\n";
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', value = {
+        "CL and TE together;      POST / HTTP/1.1|Host: a|Content-Length: 3|Transfer-Encoding: chunked; 400",
+        "duplicate CL;            POST / HTTP/1.1|Host: a|Content-Length: 3|Content-Length: 3; 400",
+        "differing CL;            POST / HTTP/1.1|Host: a|Content-Length: 3|Content-Length: 4; 400",
+        "CL not a number;         POST / HTTP/1.1|Host: a|Content-Length: abc; 400",
+        "negative CL;             POST / HTTP/1.1|Host: a|Content-Length: -1; 400",
+        "TE other than chunked;   POST / HTTP/1.1|Host: a|Transfer-Encoding: gzip; 400",
+        "TE chunked twice;        POST / HTTP/1.1|Host: a|Transfer-Encoding: chunked|Transfer-Encoding: chunked; 400",
+        "HTTP/1.1 without Host;   GET / HTTP/1.1|Accept: */*; 400",
+        "two Host headers;        GET / HTTP/1.1|Host: a|Host: b; 400",
+        "garbage request line;    GARBAGE; 400",
+        "bad target;              GET nothing HTTP/1.1|Host: a; 400",
+        "space in header name;    GET / HTTP/1.1|Host: a|Bad Name: x; 400",
+        "body over the limit;     POST / HTTP/1.1|Host: a|Content-Length: 2000; 413",
+        "expect over the limit;   POST / HTTP/1.1|Host: a|Content-Length: 2000|Expect: 100-continue; 413",
+    })
+    void refuses(String name, String request, int status) {
+        EchoHandler app = new EchoHandler();
+        PipelineHarness h = new PipelineHarness(ServerConfig.builder().maxBodySize(1000).build(), app, task -> {
+            task.run();
+            return true;
+        });
+        String response = h.exchange(head(request.trim()));
+        assertTrue(PipelineHarness.statusLine(response).startsWith("HTTP/1.1 " + status), response);
+        assertTrue(app.seen.isEmpty(), "the app must not see it");
+        assertFalse(h.channel.isOpen(), "connection closed");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', value = {
+        "URI over the limit;      128; 1000; 100; 414",
+        "header block too large;  100000; 300; 100; 431",
+        "too many headers;        100000; 100000; 3; 431",
+    })
+    void enforcesHeadLimits(String name, int maxUri, int maxHeaderSize, int maxHeaders, int status) {
+        ServerConfig config = ServerConfig.builder().maxUriLength(maxUri).maxHeaderSize(maxHeaderSize)
+            .maxHeaders(maxHeaders).build();
+        PipelineHarness h = new PipelineHarness(config, new EchoHandler(), task -> {
+            task.run();
+            return true;
+        });
+        String request = "GET /" + "a".repeat(200) + " HTTP/1.1\r\nHost: a\r\n"
+            + "X-A: 1\r\nX-B: 2\r\nX-C: 3\r\nX-D: " + "d".repeat(400) + "\r\n\r\n";
+        assertEquals("HTTP/1.1 " + status, PipelineHarness.statusLine(h.exchange(request)).substring(0, 12));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', value = {
+        "HTTP/1.0 without Host;   GET / HTTP/1.0",
+        "absolute form;           GET http://example.com/x HTTP/1.1|Host: example.com",
+        "asterisk form;           OPTIONS * HTTP/1.1|Host: a",
+    })
+    void accepts(String name, String request) {
+        EchoHandler app = new EchoHandler();
+        String response = new PipelineHarness(app).exchange(head(request.trim()));
+        assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(response));
+        assertEquals(1, app.seen.size());
+    }
+}
