@@ -29,7 +29,7 @@ RSpec.describe "Rack responses" do
     body = Object.new
     body.define_singleton_method(:each) do |&blk|
       blk.call("first\n")
-      gate.pop(timeout: 5) # the client must see the first chunk before the second exists
+      BridgeHelper.take(gate, 5) # the client must see the first chunk before the second exists
       blk.call("second\n")
     end
     with_app(->(_env) { [200, { "content-type" => "text/plain" }, body] }) do |port|
@@ -87,7 +87,7 @@ RSpec.describe "Rack responses" do
     with_app(->(_env) { [200, {}, body] }) do |port|
       # Headers may already be on their way, so the only honest signal left is a cut connection.
       expect { http_get(port, "/") }.to raise_error { |e| expect(e).to be_a(IOError).or be_a(SystemCallError) }
-      expect(closed.pop(timeout: 5)).to eq(:closed)
+      expect(BridgeHelper.take(closed, 5)).to eq(:closed)
     end
   end
 
@@ -99,7 +99,7 @@ RSpec.describe "Rack responses" do
     end
     with_app(app) do |port|
       expect(http_get(port, "/").code).to eq("201")
-      expect(finished.pop(timeout: 5)).to eq([201, "1", nil])
+      expect(BridgeHelper.take(finished, 5)).to eq([201, "1", nil])
     end
   end
 

@@ -7,6 +7,7 @@ require "java"
 require "jruby"
 require "net/http"
 require "socket"
+require "timeout"
 require "uri"
 require "rack"
 require "rack/lint"
@@ -15,6 +16,11 @@ Dir[File.expand_path("../../lib/nettyrack/jars/*.jar", __dir__)].sort.each { |ja
 Java::OrgNettyrackJruby::NettyrackLibrary.new.load(JRuby.runtime, false)
 
 module BridgeHelper
+  # Queue#pop with a deadline (Queue#pop(timeout:) needs Ruby 3.2; JRuby 9.4 is Ruby 3.1).
+  def self.take(queue, seconds = 5)
+    Timeout.timeout(seconds) { queue.pop }
+  end
+
   # Yields the port of a server running +app+; stops it afterwards.
   def with_app(app, development: false, threads: [2, 4], errors: StringIO.new, **limits)
     builder = Java::OrgNettyrackCore::ServerConfig.builder.bind("127.0.0.1", 0).threads(*threads)

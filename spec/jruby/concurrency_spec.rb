@@ -42,19 +42,19 @@ RSpec.describe "concurrency" do
     started = Queue.new
     app = lambda do |_env|
       started << true
-      release.pop(timeout: 10)
+      BridgeHelper.take(release, 10)
       [200, {}, ["done"]]
     end
     with_app(app, threads: [1, 1], queueSize: 1) do |port|
       codes = Queue.new
       first = Thread.new { codes << http_get(port, "/").code }
-      started.pop(timeout: 5)
+      BridgeHelper.take(started, 5)
       # One of the next two waits in the queue (capacity 1); the other finds it full.
       others = Array.new(2) { Thread.new { codes << http_get(port, "/").code } }
-      expect(codes.pop(timeout: 5)).to eq("503")
+      expect(BridgeHelper.take(codes, 5)).to eq("503")
       2.times { release << true }
       [first, *others].each { |t| t.join(10) }
-      expect(Array.new(2) { codes.pop(timeout: 5) }).to eq(%w[200 200])
+      expect(Array.new(2) { BridgeHelper.take(codes, 5) }).to eq(%w[200 200])
     end
   end
 end

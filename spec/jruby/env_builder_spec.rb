@@ -16,7 +16,7 @@ RSpec.describe "the Rack env" do
   def env_for(port, &request)
     response = request.call(port)
     expect(response.code).to eq("200"), response.body
-    seen.pop(timeout: 5)
+    BridgeHelper.take(seen, 5)
   end
 
   it "passes Rack::Lint for a GET with a query and carries the CGI variables" do
@@ -55,7 +55,7 @@ RSpec.describe "the Rack env" do
       reply = raw_request(port, "POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n" \
                                 "5\r\nhello\r\n0\r\n\r\n")
       expect(reply).to start_with("HTTP/1.1 200")
-      env = seen.pop(timeout: 5)
+      env = BridgeHelper.take(seen, 5)
       expect(env.values_at("CONTENT_LENGTH", "body")).to eq(%w[5 hello])
       expect(env).not_to have_key("HTTP_TRANSFER_ENCODING")
     end
@@ -71,7 +71,7 @@ RSpec.describe "the Rack env" do
         # the first one's body has been cleaned up.
         expect(http.get("/").code).to eq("200")
       end
-      input, size = inputs.pop(timeout: 5)
+      input, size = BridgeHelper.take(inputs, 5)
       expect(size).to eq(200_000)
       expect(input).to be_a(File)
       expect(File.exist?(input.path)).to be(false)
@@ -83,7 +83,7 @@ RSpec.describe "the Rack env" do
       reply = raw_request(port, "GET / HTTP/1.1\r\nHost: x\r\nAccept: a\r\nAccept: b\r\nCookie: c=1\r\nCookie: d=2\r\n" \
                                 "Connection: close\r\n\r\n")
       expect(reply).to start_with("HTTP/1.1 200")
-      env = seen.pop(timeout: 5)
+      env = BridgeHelper.take(seen, 5)
       expect(env.values_at("HTTP_ACCEPT", "HTTP_COOKIE")).to eq(["a, b", "c=1; d=2"])
     end
   end
@@ -92,10 +92,10 @@ RSpec.describe "the Rack env" do
     with_app(app) do |port|
       ["X_Forwarded_For: evil\r\nX-Forwarded-For: real", "X-Forwarded-For: real\r\nX_Forwarded_For: evil"].each do |fields|
         raw_request(port, "GET / HTTP/1.1\r\nHost: x\r\n#{fields}\r\nConnection: close\r\n\r\n")
-        expect(seen.pop(timeout: 5)["HTTP_X_FORWARDED_FOR"]).to eq("real")
+        expect(BridgeHelper.take(seen, 5)["HTTP_X_FORWARDED_FOR"]).to eq("real")
       end
       raw_request(port, "GET / HTTP/1.1\r\nHost: x\r\nX_Only: u\r\nContent_Length: 5\r\nConnection: close\r\n\r\n")
-      env = seen.pop(timeout: 5)
+      env = BridgeHelper.take(seen, 5)
       expect(env["HTTP_X_ONLY"]).to eq("u")
       expect(env).not_to include("HTTP_CONTENT_LENGTH", "CONTENT_LENGTH")
     end
@@ -104,7 +104,7 @@ RSpec.describe "the Rack env" do
   it "takes SERVER_NAME from the local address when an HTTP/1.0 client sends no Host" do
     with_app(app) do |port|
       expect(raw_request(port, "GET / HTTP/1.0\r\n\r\n")).to start_with("HTTP/1.1 200")
-      env = seen.pop(timeout: 5)
+      env = BridgeHelper.take(seen, 5)
       expect(env.values_at("SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL")).to eq(["127.0.0.1", port.to_s, "HTTP/1.0"])
     end
   end
