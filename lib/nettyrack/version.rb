@@ -1,0 +1,3 @@
+module Nettyrack
+  VERSION = "0.1.0"
+end
