@@ -28,7 +28,7 @@ module BridgeHelper
     bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development)
     server = Java::OrgNettyrackNetty::NettyServer.new(builder.build, bridge)
     server.start
-    yield server.port, errors
+    yield server.port, errors, server
   ensure
     server&.stop
   end

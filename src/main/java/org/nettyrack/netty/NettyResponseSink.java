@@ -232,6 +232,9 @@ final class NettyResponseSink implements ResponseSink {
     }
 
     private void finish(ChannelFuture last, boolean truncated) {
+        if (channel.eventLoop().isShuttingDown()) {
+            return; // a request that outlived the shutdown timeout: nobody is left to tell
+        }
         if (truncated || !keepAlive) {
             last.addListener(ChannelFutureListener.CLOSE);
         }

@@ -29,7 +29,7 @@ public final class NettyServer {
     private final List<Channel> listeners = new ArrayList<>();
     private EventLoopGroup acceptors;
     private EventLoopGroup workers;
-    private ServerState state;
+    private volatile ServerState state;
     private WorkerPool pool;
 
     public NettyServer(ServerConfig config, RackHandler handler) {
@@ -92,8 +92,9 @@ public final class NettyServer {
         return config.maxThreads();
     }
 
-    public synchronized boolean isRunning() {
-        return state != null && !state.draining;
+    public boolean isRunning() {
+        ServerState current = state;
+        return current != null && !current.draining;
     }
 
     /**
