@@ -55,3 +55,16 @@ nr_mvn() {
 }
 
 nr_resolve_versions
+
+# JRUBY_OPTS for the servers these scripts start. Java 22+ warns on stderr whenever a library
+# loads native code without --enable-native-access (Netty's epoll transport does), which would
+# bury nettyrack's one boot line; the flag is harmless on older JDKs, so pass it only where known.
+nr_jruby_opts() {
+  local feature
+  feature=$(nr_java_feature "${JAVA_HOME:-$NR_JAVA_HOME}")
+  if [ "${feature:-0}" -ge 22 ]; then
+    printf '%s' "-J--enable-native-access=ALL-UNNAMED${JRUBY_OPTS:+ $JRUBY_OPTS}"
+  else
+    printf '%s' "${JRUBY_OPTS:-}"
+  fi
+}

@@ -1,0 +1,30 @@
+# frozen_string_literal: true
+
+# nettyrack: a Rack server for JRuby. Java (lib/nettyrack/jars) owns the sockets, HTTP parsing,
+# event loops and worker threads; Ruby owns configuration, the command line and loading the
+# app. Requiring this file loads the jars and Nettyrack::Server, not Rack: the launcher loads
+# Rack only to read config.ru.
+require_relative "nettyrack/version"
+require_relative "nettyrack/errors"
+require_relative "nettyrack/platform"
+
+if (problem = Nettyrack::Platform.problem)
+  raise LoadError, problem
+end
+
+require "java"
+require "jruby"
+
+module Nettyrack
+  JARS = Dir[File.join(__dir__, "nettyrack", "jars", "*.jar")].sort.freeze
+
+  unless JARS.any? { |jar| File.basename(jar) == "nettyrack.jar" }
+    raise LoadError, "nettyrack.jar is missing from #{File.join(__dir__, 'nettyrack', 'jars')}; " \
+                     "build it with: rake jar (mvn -B -q -DskipTests package)"
+  end
+
+  JARS.each { |jar| require jar }
+  Java::OrgNettyrackJruby::NettyrackLibrary.new.load(JRuby.runtime, false)
+end
+
+require_relative "nettyrack/server"

@@ -1,0 +1,131 @@
+# frozen_string_literal: true
+
+require "etc"
+require "optparse"
+require_relative "configuration"
+require_relative "version"
+
+module Nettyrack
+  # The command line: ARGV → a settings layer (#settings, the top layer Configuration.merge
+  # gets), the config file to read (#config_file), and what to do (#action: :run, :help or
+  # :version). Parsing only: nothing is loaded, bound or printed here.
+  class CLI
+    attr_reader :settings, :config_file, :action
+
+    def initialize(cores: Etc.nprocessors)
+      @cores = cores
+      @settings = {}
+      @config_file = nil
+      @action = :run
+      @parser = build_parser
+    end
+
+    def parse(argv)
+      rest = @parser.parse(argv)
+      raise ConfigError, "one rackup file at most, got: #{rest.join(' ')}" if rest.size > 1
+
+      @settings[:rackup] = rest.first if rest.first
+      self
+    rescue OptionParser::ParseError => e
+      raise ConfigError, "#{e.message} (see nettyrack --help)"
+    end
+
+    def help
+      @parser.help
+    end
+
+    private
+
+    def build_parser
+      OptionParser.new(nil, 30) do |opts|
+        opts.banner = "Usage: nettyrack [options] [config.ru]\n\n" \
+                      "Serves the Rack app in config.ru (default ./config.ru) on JRuby with Netty."
+        listening(opts)
+        running(opts)
+        limits(opts)
+        common(opts)
+        notes(opts)
+      end
+    end
+
+    def listening(opts)
+      opts.separator "\nListening:"
+      host, port = Configuration::DEFAULTS.values_at(:host, :port)
+      opts.on("-p", "--port PORT", "listen on #{host}:PORT (default #{port})") do |value|
+        add_bind([host, read("--port") { Coerce.port(value) }])
+      end
+      opts.on("-b", "--bind URI", "listen on tcp://HOST:PORT; repeat to listen on several") do |value|
+        add_bind(read("--bind") { Coerce.bind(value) })
+      end
+    end
+
+    def running(opts)
+      opts.separator "\nRunning:"
+      opts.on("-t", "--threads MIN:MAX", "worker threads, or just MAX (default: see below)") do |value|
+        @settings[:threads] = read("--threads") { Coerce.threads(value) }
+      end
+      opts.on("-e", "--environment ENV", "sets RACK_ENV (default $RACK_ENV, else development);",
+              "development puts exception details in 500 bodies") do |value|
+        @settings[:environment] = value
+      end
+      opts.on("-C", "--config FILE", "read settings from a Ruby config file; flags win over it") do |value|
+        @config_file = value
+      end
+      opts.on("--dir DIR", "change to DIR before loading config.ru") { |value| @settings[:directory] = value }
+      opts.on("-q", "--quiet", "print nothing on boot and shutdown") { @settings[:quiet] = true }
+      opts.on("--access-log[=FILE]", "log each request (Common Log Format) to FILE, or stdout") do |value|
+        @settings[:access_log] = value.nil? || value == "-" ? :stdout : value
+      end
+    end
+
+    def limits(opts)
+      opts.separator "\nLimits (sizes take k, m, g: 64k, 10m; durations are seconds, or 500ms, 2m):"
+      LIMITS.each do |limit|
+        default = format_default(limit, Configuration::DEFAULTS.fetch(limit.name))
+        opts.on(limit.flag + " " + limit.metavar, "#{limit.help} (default #{default})") do |value|
+          @settings[limit.name] = read(limit.flag) { limit.coerce(value) }
+        end
+      end
+    end
+
+    def common(opts)
+      opts.separator "\nOther:"
+      opts.on("-v", "--version", "print the version and exit") { @action = :version }
+      opts.on("-h", "--help", "print this help and exit") { @action = :help }
+    end
+
+    def notes(opts)
+      min, max = Configuration.default_threads(@cores)
+      opts.separator <<~NOTES
+
+        Precedence: flags here, then $PORT (port only), then the config file (-C), then defaults.
+          So `-p`/`-b` win over $PORT, and $PORT wins over `port`/`bind` in the config file.
+        Threads default: $RAILS_MAX_THREADS (with $RAILS_MIN_THREADS, else a fixed pool) when set,
+          else MIN = cores, MAX = max(16, 8 x cores): #{min}:#{max} on this machine.
+        SIGINT or SIGTERM: stop accepting, let requests finish (--shutdown-timeout), exit 0.
+      NOTES
+    end
+
+    def add_bind(bind)
+      (@settings[:binds] ||= []) << bind
+    end
+
+    def read(flag)
+      yield
+    rescue ConfigError => e
+      raise ConfigError, "invalid #{flag}: #{e.message}"
+    end
+
+    def format_default(limit, value)
+      case limit.kind
+      when :seconds then "#{value}s"
+      when :size
+        return "#{value / Configuration::MIB}m" if (value % Configuration::MIB).zero? && value.positive?
+        return "#{value / Configuration::KIB}k" if (value % Configuration::KIB).zero? && value.positive?
+
+        value.to_s
+      else value.to_s
+      end
+    end
+  end
+end

@@ -1,0 +1,135 @@
+# frozen_string_literal: true
+
+require "etc"
+require_relative "coerce"
+require_relative "limits"
+
+module Nettyrack
+  # The settings one server runs with, and the one place their defaults live.
+  #
+  # Settings arrive in layers, each a Hash of values Coerce has already read (CLI#settings,
+  # DSL.load, .env_layer, .port_layer, Server.new's keywords). .merge lays them over DEFAULTS,
+  # later layers winning; the launcher's order is
+  #
+  #   DEFAULTS < RACK_ENV, RAILS_MAX/MIN_THREADS < config file (-C) < $PORT < command line
+  #
+  # Two keys merge specially: :binds (a layer naming any listener replaces the listeners of
+  # the layers below it) and :threads ([nil, max] keeps the minimum below it, capped at max).
+  class Configuration
+    KIB = 1024
+    MIB = 1024 * KIB
+
+    DEFAULTS = {
+      host: "0.0.0.0",            # where -p, `port` and $PORT listen
+      port: 9292,                 # used when no layer names a listener
+      threads: nil,               # computed: [cores, max(16, 8 x cores)], see .default_threads
+      environment: "development", # RACK_ENV; development shows exception details in 500 bodies
+      rackup: "config.ru",
+      directory: nil,             # chdir here before loading the rackup file
+      quiet: false,
+      access_log: nil,            # nil: none; :stdout, or a file path
+      max_body_size: 100 * MIB,
+      max_header_size: 16 * KIB,
+      max_uri_length: 8 * KIB,
+      max_headers: 100,
+      body_buffer: 128 * KIB,
+      header_timeout: 30,         # seconds, as are the other timeouts
+      keep_alive_timeout: 20,
+      write_timeout: 60,
+      shutdown_timeout: 30,
+      queue_size: 1024,
+      io_threads: 0               # 0: Netty's default (twice the cores)
+    }.freeze
+
+    def self.merge(*layers, cores: Etc.nprocessors)
+      below = DEFAULTS.merge(threads: default_threads(cores), binds: nil)
+      new(layers.reduce(below) { |merged, layer| lay(merged, layer) })
+    end
+
+    def self.default_threads(cores)
+      [cores, [16, 8 * cores].max]
+    end
+
+    # RACK_ENV, and the thread counts Rails apps set for their database pool: RAILS_MAX_THREADS
+    # alone gives a fixed pool of that size, RAILS_MIN_THREADS lowers the minimum.
+    def self.env_layer(env, cores: Etc.nprocessors)
+      layer = {}
+      layer[:environment] = env["RACK_ENV"] if present?(env["RACK_ENV"])
+      max = from_env("RAILS_MAX_THREADS", env) { |value| Coerce.count(value) }
+      min = from_env("RAILS_MIN_THREADS", env) { |value| Coerce.count(value) }
+      return layer unless min || max
+
+      max ||= [default_threads(cores).last, min].max
+      layer.merge(threads: rails_threads(min || max, max))
+    end
+
+    # $PORT, as platforms such as Heroku set it: listen on DEFAULTS[:host] at that port.
+    def self.port_layer(env)
+      port = from_env("PORT", env) { |value| Coerce.port(value) }
+      port ? { binds: [[DEFAULTS[:host], port]] } : {}
+    end
+
+    def self.rails_threads(min, max)
+      Coerce.threads_pair(min, max)
+    rescue ConfigError => e
+      raise ConfigError, "invalid $RAILS_MIN_THREADS/$RAILS_MAX_THREADS: #{e.message}"
+    end
+
+    def self.lay(below, layer)
+      layer.each_with_object(below.dup) do |(key, value), merged|
+        raise ArgumentError, "unknown setting #{key.inspect}" unless merged.key?(key)
+
+        merged[key] = key == :threads ? lay_threads(merged[:threads], value) : value
+      end
+    end
+
+    def self.lay_threads(below, (min, max))
+      [min || [below.first, max].min, max]
+    end
+
+    def self.from_env(name, env)
+      value = env[name]
+      return nil unless present?(value)
+
+      yield value
+    rescue ConfigError => e
+      raise ConfigError, "invalid $#{name}: #{e.message}"
+    end
+
+    def self.present?(value)
+      value && !value.strip.empty?
+    end
+
+    private_class_method :rails_threads, :lay, :lay_threads, :from_env, :present?
+
+    def initialize(settings)
+      @settings = settings.freeze
+    end
+
+    def [](key)
+      @settings.fetch(key)
+    end
+
+    # [[host, port], ...]: the listeners of the top layer that named any, else host:port.
+    def binds
+      @settings[:binds] || [[@settings[:host], @settings[:port]]]
+    end
+
+    def threads = @settings[:threads]
+    def environment = @settings[:environment]
+    def rackup = @settings[:rackup]
+    def directory = @settings[:directory]
+    def access_log = @settings[:access_log]
+    def quiet? = @settings[:quiet]
+    def development? = environment == "development"
+
+    def limits
+      @settings.slice(*LIMIT_NAMES)
+    end
+
+    # The keywords JavaConfig.build takes (less the access log, an open stream).
+    def server_options
+      { binds: binds, threads: threads, **limits }
+    end
+  end
+end

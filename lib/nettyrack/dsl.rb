@@ -1,0 +1,143 @@
+# frozen_string_literal: true
+
+require_relative "coerce"
+require_relative "configuration"
+require_relative "limits"
+
+module Nettyrack
+  # A config file (nettyrack -C FILE): Ruby that calls the methods below, read into a settings
+  # layer for Configuration.merge. Flags on the command line and $PORT win over it. Values may
+  # be numbers or strings ("10m", "500ms"); ENV and any Ruby work as usual:
+  #
+  #   # config/nettyrack.rb
+  #   port ENV.fetch("APP_PORT", 3000)
+  #   threads 4, 32
+  #   max_body_size "20m"
+  #
+  # A method this file does not define is an error naming the file and line.
+  class DSL
+    def self.load(path)
+      dsl = new(path)
+      dsl.instance_eval(File.read(path), path, 1)
+      dsl.layer
+    rescue Errno::ENOENT, Errno::EACCES, Errno::EISDIR => e
+      raise ConfigError, "cannot read config file #{path}: #{Nettyrack.describe_system_error(e)}"
+    rescue SyntaxError => e
+      raise ConfigError, Nettyrack.describe_syntax_error(e)
+    rescue ConfigError => e
+      raise ConfigError, "#{location(e, path)}: #{e.message}"
+    rescue StandardError, ScriptError => e
+      raise ConfigError, "#{location(e, path)}: #{e.message} (#{e.class})"
+    end
+
+    # "FILE:LINE" of the config file line that raised +error+, or just FILE.
+    def self.location(error, path)
+      frame = error.backtrace_locations&.find { |loc| loc.path == path }
+      frame ? "#{path}:#{frame.lineno}" : path
+    end
+    private_class_method :location
+
+    def initialize(path)
+      @path = path
+      @layer = {}
+    end
+
+    # Listen on HOST:PORT (host defaults to 0.0.0.0). Repeat, or mix with `bind`, to listen on
+    # several; any of them replaces the default 0.0.0.0:9292.
+    #   port 3000
+    #   port 3000, "127.0.0.1"
+    def port(number, host = Configuration::DEFAULTS[:host])
+      add_bind([host.to_s, Coerce.port(number)])
+    end
+
+    # Listen on a tcp:// URI (unix:// and ssl:// are not supported yet).
+    #   bind "tcp://127.0.0.1:3000"
+    #   bind "tcp://[::1]:3000"
+    def bind(uri)
+      add_bind(Coerce.bind(uri))
+    end
+
+    # Worker threads running the app: a minimum kept alive and a maximum, or just the maximum.
+    #   threads 4, 32
+    #   threads 16
+    def threads(min, max = nil)
+      set(:threads, max.nil? ? Coerce.threads_pair(nil, min) : Coerce.threads_pair(min, max))
+    end
+
+    # RACK_ENV; "development" puts exception details in 500 bodies.
+    #   environment ENV.fetch("RACK_ENV", "production")
+    def environment(name)
+      set(:environment, name.to_s)
+    end
+
+    # The rackup file to load (relative to `directory`, when that is set).
+    #   rackup "config/app.ru"
+    def rackup(path)
+      set(:rackup, path.to_s)
+    end
+
+    # Change to this directory before loading the rackup file.
+    #   directory "/srv/app/current"
+    def directory(path)
+      set(:directory, path.to_s)
+    end
+
+    # Print nothing on boot and shutdown.
+    #   quiet
+    #   quiet false
+    def quiet(flag = true)
+      set(:quiet, Coerce.boolean(flag))
+    end
+
+    # One Common Log Format line per request: to stdout, to a file (appended), or nowhere.
+    #   access_log
+    #   access_log "log/access.log"
+    #   access_log false
+    def access_log(path = :stdout)
+      set(:access_log, path == false || path.nil? ? nil : path)
+    end
+
+    # Limits and timeouts (sizes: bytes or "64k", "10m"; durations: seconds or "500ms"):
+    #   max_body_size 10 * 1024 * 1024   # largest request body; 413 beyond
+    #   max_header_size "16k"            # largest request header block; 431 beyond
+    #   max_uri_length "8k"              # longest request line; 414 beyond
+    #   max_headers 100                  # most request header fields; 431 beyond
+    #   body_buffer "128k"               # body bytes held in memory before a temp file
+    #   header_timeout 30                # seconds a client has to send a request head
+    #   keep_alive_timeout 20            # seconds an idle keep-alive connection stays open
+    #   write_timeout 60                 # seconds a write waits for a client that does not read
+    #   shutdown_timeout 30              # seconds in-flight requests get on SIGTERM/SIGINT
+    #   queue_size 1024                  # requests waiting for a thread; 503 beyond
+    #   io_threads 0                     # Netty event-loop threads; 0 lets Netty choose
+    LIMITS.each do |limit|
+      define_method(limit.name) { |value| set(limit.name, limit.coerce(value)) }
+    end
+
+    def layer
+      @layer.dup
+    end
+
+    private
+
+    def set(key, value)
+      @layer[key] = value
+      nil
+    end
+
+    def add_bind(bind)
+      (@layer[:binds] ||= []) << bind
+      nil
+    end
+
+    def method_missing(name, *args, &block)
+      return super if name.end_with?("?", "!", "=")
+
+      known = (self.class.public_instance_methods(false) - [:layer]).sort.join(", ")
+      raise ConfigError, "unknown setting `#{name}' (the settings are: #{known})"
+    end
+
+    def respond_to_missing?(_name, _include_private = false)
+      false
+    end
+  end
+end

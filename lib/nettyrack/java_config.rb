@@ -1,0 +1,36 @@
+# frozen_string_literal: true
+
+require_relative "errors"
+require_relative "limits"
+
+module Nettyrack
+  # The one place Ruby settings become an org.nettyrack.core.ServerConfig: the keywords of
+  # Configuration#server_options (plus an access-log stream) go into ServerConfig.builder, by
+  # the builder methods named in LIMITS. Java's build() checks the ranges; its message, or a
+  # value too large for a Java int, comes back as a ConfigError.
+  module JavaConfig
+    module_function
+
+    # access_log: nil, a java.io.OutputStream, or a Ruby IO (written through #to_outputstream).
+    def build(binds:, threads:, access_log: nil, **limits)
+      builder = Java::OrgNettyrackCore::ServerConfig.builder
+      binds.each { |host, port| builder.bind(host, port) }
+      builder.threads(*threads)
+      LIMITS.each { |limit| fill(builder, limit, limits.fetch(limit.name)) }
+      builder.accessLog(output_stream(access_log))
+      builder.build
+    rescue Java::JavaLang::IllegalArgumentException => e
+      raise ConfigError, e.message
+    end
+
+    def fill(builder, limit, value)
+      builder.public_send(limit.builder_method, limit.to_java(value))
+    rescue RangeError
+      raise ConfigError, "#{limit.flag} #{value} is too large"
+    end
+
+    def output_stream(target)
+      target.respond_to?(:to_outputstream) ? target.to_outputstream : target
+    end
+  end
+end

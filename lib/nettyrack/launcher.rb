@@ -1,0 +1,103 @@
+# frozen_string_literal: true
+
+require_relative "app_loader"
+require_relative "boot_line"
+require_relative "cli"
+require_relative "configuration"
+require_relative "dsl"
+require_relative "errors"
+require_relative "stop_signal"
+
+module Nettyrack
+  # `nettyrack [options] [config.ru]`, from ARGV to an exit status:
+  #
+  #   CLI + config file (DSL) + ENV → Configuration → chdir, RACK_ENV → jars → settings checked
+  #   by Java → config.ru (AppLoader) → Server#start → boot line → SIGINT/SIGTERM (StopSignal)
+  #   → Server#stop → 0
+  #
+  # Any Nettyrack::Error on the way is one line on stderr and status 1, without a backtrace.
+  # bin/nettyrack checks that this is JRuby (Platform) before loading this file.
+  class Launcher
+    def initialize(argv, env: ENV, out: $stdout, err: $stderr)
+      @argv = argv
+      @env = env
+      @out = out
+      @err = err
+    end
+
+    def run
+      cli = CLI.new.parse(@argv)
+      return say(cli.help) if cli.action == :help
+      return say("nettyrack #{VERSION}") if cli.action == :version
+
+      serve(configure(cli))
+    rescue Error => e
+      @err.puts(e.line)
+      1
+    rescue Interrupt
+      130
+    end
+
+    private
+
+    def configure(cli)
+      file = cli.config_file ? DSL.load(cli.config_file) : {}
+      Configuration.merge(Configuration.env_layer(@env), file, Configuration.port_layer(@env), cli.settings)
+    end
+
+    def serve(config)
+      enter(config.directory)
+      @env["RACK_ENV"] = config.environment
+      load_server
+      JavaConfig.build(**config.server_options) # a bad value fails here, before a slow app load
+      app = AppLoader.load(config.rackup)
+      stop = StopSignal.new.trap("INT", "TERM")
+      server = start(app, config)
+      say(BootLine.for(server)) unless config.quiet?
+      reason = stop.wait
+      say("nettyrack: shutting down (#{reason})") unless config.quiet?
+      warn_unfinished(config) unless server.stop
+      0
+    ensure
+      stop&.restore
+    end
+
+    def start(app, config)
+      Server.new(app, **config.server_options, development: config.development?, errors: @err,
+                      access_log: open_access_log(config.access_log)).start
+    end
+
+    def enter(directory)
+      Dir.chdir(directory) if directory
+    rescue SystemCallError => e
+      raise BootError, "cannot change to directory #{directory}: #{Nettyrack.describe_system_error(e)}"
+    end
+
+    def load_server
+      require_relative "../nettyrack"
+    rescue LoadError => e
+      raise BootError, e.message
+    end
+
+    def open_access_log(target)
+      case target
+      when nil then nil
+      when :stdout then @out
+      else File.open(target, "a").tap { |file| file.sync = true }
+      end
+    rescue SystemCallError => e
+      raise BootError, "cannot open access log #{target}: #{Nettyrack.describe_system_error(e)}"
+    end
+
+    def warn_unfinished(config)
+      @err.puts("nettyrack: requests still running after the shutdown timeout " \
+                "(#{config[:shutdown_timeout]} s) were cut off")
+    end
+
+    def say(line)
+      @out.puts(line)
+      @out.flush
+      0
+    end
+  end
+end

@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+require_relative "coerce"
+
+module Nettyrack
+  # One row per server limit or timeout, read by everything that names one: the CLI (flag and
+  # help text), the config DSL (method), the Rack handler (-O option), Server.new (keyword) and
+  # JavaConfig (the ServerConfig::Builder method it fills). The default values live in
+  # Configuration::DEFAULTS.
+  #
+  # kind says how a value is read (a Coerce method) and sent to Java: :size and :count as
+  # Integers, :seconds as Integer milliseconds.
+  Limit = Struct.new(:name, :kind, :builder_method, :help) do
+    def flag
+      "--#{name.to_s.tr('_', '-')}"
+    end
+
+    def metavar
+      { size: "BYTES", count: "N", seconds: "SECONDS" }.fetch(kind)
+    end
+
+    def coerce(value)
+      Coerce.public_send(kind, value)
+    end
+
+    def to_java(value)
+      kind == :seconds ? (value * 1000).round : value
+    end
+  end
+
+  LIMITS = [
+    Limit.new(:max_body_size, :size, :maxBodySize, "largest request body; 413 beyond"),
+    Limit.new(:max_header_size, :size, :maxHeaderSize, "largest request header block; 431 beyond"),
+    Limit.new(:max_uri_length, :size, :maxUriLength, "longest request line; 414 beyond"),
+    Limit.new(:max_headers, :count, :maxHeaders, "most request header fields; 431 beyond"),
+    Limit.new(:body_buffer, :size, :bodyBufferSize, "body bytes kept in memory; more go to a temp file"),
+    Limit.new(:header_timeout, :seconds, :headerTimeoutMillis, "time a client gets to send a request head"),
+    Limit.new(:keep_alive_timeout, :seconds, :keepAliveTimeoutMillis, "time an idle connection stays open"),
+    Limit.new(:write_timeout, :seconds, :writeTimeoutMillis, "time a write waits on a client not reading"),
+    Limit.new(:shutdown_timeout, :seconds, :shutdownTimeoutMillis, "time requests get to finish on stop"),
+    Limit.new(:queue_size, :count, :queueSize, "requests waiting for a thread; 503 beyond"),
+    Limit.new(:io_threads, :count, :ioThreads, "Netty event-loop threads; 0: Netty's choice")
+  ].freeze
+
+  LIMITS_BY_NAME = LIMITS.to_h { |limit| [limit.name, limit] }.freeze
+  LIMIT_NAMES = LIMITS_BY_NAME.keys.freeze
+end

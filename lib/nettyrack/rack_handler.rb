@@ -1,0 +1,72 @@
+# frozen_string_literal: true
+
+require_relative "../nettyrack"
+require_relative "boot_line"
+require_relative "stop_signal"
+
+module Nettyrack
+  # What `rackup -s nettyrack` and `rails server` run, through Rack 2's Rack::Handler or the
+  # rackup gem's Rackup::Handler: lib/rack/handler/nettyrack.rb and
+  # lib/rackup/handler/nettyrack.rb each define a module that extends this one.
+  #
+  #   rackup's options (:Host, :Port, :Threads, :environment, :quiet, -O limits) → Server#start
+  #   → boot line → yield the server → #shutdown, SIGINT or SIGTERM → Server#stop
+  #
+  # The app arrives already built (and wrapped in rackup's middleware); config files, $PORT
+  # and the other launcher settings do not apply here.
+  module RackHandler
+    def run(app, **options)
+      server = Server.new(app, **server_options(options))
+      quiet = options[:quiet] || options[:Quiet] || options[:Silent] # rackup -q, -O Quiet, Capybara's Silent
+      stop = @stop = StopSignal.new.trap("INT", "TERM")
+      server.start
+      puts_line(BootLine.for(server)) unless quiet
+      yield server if block_given?
+      reason = stop.wait
+      puts_line("nettyrack: shutting down (#{reason})") unless quiet
+      server.stop
+      server
+    ensure
+      stop&.restore
+    end
+
+    # Rack's INT trap calls this; so may the block given to #run.
+    def shutdown
+      @stop&.request("shutdown")
+    end
+
+    # For `rackup -s nettyrack -h`: what -O NAME=VALUE accepts.
+    def valid_options
+      limits = LIMITS.to_h { |limit| ["#{limit.name}=#{limit.metavar}", limit.help] }
+      {
+        "Host=HOST" => "host to listen on (default: rackup's)",
+        "Port=PORT" => "port to listen on (default #{Configuration::DEFAULTS[:port]})",
+        "Threads=MIN:MAX" => "worker threads, or just MAX (default: as nettyrack -h says)",
+        "Quiet" => "print nothing on boot and shutdown"
+      }.merge(limits)
+    end
+
+    private
+
+    def server_options(options)
+      threads = options[:Threads] || Configuration.env_layer(ENV)[:threads]
+      environment = options[:environment] || ENV["RACK_ENV"] || Configuration::DEFAULTS[:environment]
+      limits = LIMIT_NAMES.filter_map do |name|
+        value = options.fetch(name) { options[name.to_s] }
+        [name, value] unless value.nil?
+      end
+      {
+        host: options[:Host] || Configuration::DEFAULTS[:host],
+        port: options[:Port] || Configuration::DEFAULTS[:port],
+        threads: threads,
+        development: environment.to_s == "development",
+        **limits.to_h
+      }
+    end
+
+    def puts_line(line)
+      $stdout.puts(line)
+      $stdout.flush
+    end
+  end
+end

@@ -1,0 +1,78 @@
+# frozen_string_literal: true
+
+require "uri" # Rack 2.2's Rack::Lint checks SERVER_NAME with URI.parse but does not load it
+require_relative "configuration"
+require_relative "java_config"
+
+module Nettyrack
+  # A nettyrack server inside this JRuby process, for the launcher, the Rack handler and specs:
+  #
+  #   server = Nettyrack::Server.new(app, host: "127.0.0.1", port: 0, threads: [2, 8]).start
+  #   server.urls  # => ["http://127.0.0.1:41234"]
+  #   server.stop  # => true when every in-flight request finished within shutdown_timeout
+  #
+  # Keywords (each read by Coerce, so "10m" works) → Configuration (defaults) → JavaConfig →
+  # ServerConfig; the app goes into a RackBridge, and both into a NettyServer, which owns the
+  # sockets, event loops and worker threads. Nothing is bound until #start.
+  class Server
+    attr_reader :configuration
+
+    # binds: tcp:// URIs or [host, port] pairs, in addition to host/port when those are given.
+    # access_log: nil, an IO (such as $stdout), or a java.io.OutputStream.
+    def initialize(app, host: nil, port: nil, binds: nil, threads: nil, development: false,
+                   errors: $stderr, access_log: nil, **limits)
+      unknown = limits.keys - LIMIT_NAMES
+      raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
+
+      @configuration = Configuration.merge(layer(host, port, binds, threads, limits))
+      config = JavaConfig.build(**@configuration.server_options, access_log: access_log)
+      bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development)
+      @netty = Java::OrgNettyrackNetty::NettyServer.new(config, bridge)
+    end
+
+    # Binds every address and starts serving; raises BindError naming an address it could not.
+    def start
+      @netty.start
+      self
+    rescue Java::JavaNet::BindException => e
+      raise BindError, e.message
+    end
+
+    # Stops accepting, lets in-flight requests finish within shutdown_timeout, closes the rest.
+    def stop
+      @netty.stop
+    end
+
+    def urls
+      @netty.urls.to_a
+    end
+
+    def port
+      @netty.port
+    end
+
+    def transport
+      @netty.transport
+    end
+
+    def running?
+      @netty.running?
+    end
+
+    private
+
+    # The keywords as one settings layer; host/port add a listener to binds (the default one
+    # when neither is given).
+    def layer(host, port, binds, threads, limits)
+      listeners = Array(binds).map { |bind| bind.is_a?(String) ? Coerce.bind(bind) : bind }
+      if host || port || listeners.empty?
+        defaults = Configuration::DEFAULTS
+        listeners << [(host || defaults[:host]).to_s, Coerce.port(port || defaults[:port])]
+      end
+      layer = { binds: listeners }
+      layer[:threads] = Coerce.threads(threads) if threads
+      limits.each { |name, value| layer[name] = LIMITS_BY_NAME.fetch(name).coerce(value) }
+      layer
+    end
+  end
+end

@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "socket"
+require "tmpdir"
+
+# bin/nettyrack as a person runs it: a child process, its exit status, and what it prints.
+# Each JRuby child costs a JVM boot (about 2 s), so there are few; every wait has a deadline.
+RSpec.describe "bin/nettyrack" do
+  let(:root) { File.expand_path("../..", __dir__) }
+
+  def nettyrack(*args, **options)
+    child = NettyrackProcess.new(*args, chdir: root, **options)
+    yield child
+  ensure
+    child&.kill
+  end
+
+  # Runs to the end; returns [exit status, stdout, stderr less the JVM's own warnings].
+  def finish(*args, **options)
+    nettyrack(*args, **options) do |child|
+      status = child.wait
+      [status.exitstatus, child.stdout, child.stderr]
+    end
+  end
+
+  it "boots on port 0, says where in one line, serves, and exits 0 on SIGTERM" do
+    nettyrack("-b", "tcp://127.0.0.1:0", "-t", "2:4", "spec/fixtures/hello.ru") do |child|
+      boot = child.stdout_match(%r{^nettyrack (\S+) \(JRuby \S+, Java \d+, 4 threads\) listening on http://127\.0\.0\.1:(\d+)\n})
+      expect(boot[1]).to eq(Nettyrack::VERSION)
+      expect(fetch("http://127.0.0.1:#{boot[2]}/from-outside").body).to eq("hello /from-outside")
+      child.signal("TERM")
+      expect(child.wait.exitstatus).to eq(0)
+      expect(child.stdout).to end_with("nettyrack: shutting down (SIGTERM)\n")
+      expect(child.stdout.lines.size).to eq(2)
+      expect(child.stderr).to eq("")
+    end
+  end
+
+  it "listens on $PORT over the config file's bind, and exits 0 on SIGINT" do
+    Dir.mktmpdir("nettyrack-boot") do |dir|
+      File.write(File.join(dir, "nettyrack.rb"), %(bind "tcp://127.0.0.1:1"\n))
+      nettyrack("-C", File.join(dir, "nettyrack.rb"), "spec/fixtures/hello.ru", env: { "PORT" => "0" }) do |child|
+        port = child.stdout_match(%r{listening on http://0\.0\.0\.0:(\d+)\n})[1]
+        expect(fetch("http://127.0.0.1:#{port}/").code).to eq("200")
+        child.signal("INT")
+        expect([child.wait.exitstatus, child.stdout.lines.last]).to eq([0, "nettyrack: shutting down (SIGINT)\n"])
+      end
+    end
+  end
+
+  describe "failing to boot: one sentence on stderr, no trace, status 1" do
+    it "without a config.ru" do
+      Dir.mktmpdir("nettyrack-empty") do |dir|
+        real = File.realpath(dir)
+        expect(finish("--dir", real))
+          .to eq([1, "", "nettyrack: no config.ru in #{real}; pass one: nettyrack path/to/config.ru\n"])
+      end
+    end
+
+    it "for a syntax error in config.ru" do
+      status, out, err = finish("spec/fixtures/syntax_error.ru")
+      expect([status, out]).to eq([1, ""])
+      expect(err).to match(%r{\Anettyrack: syntax error in spec/fixtures/syntax_error\.ru:\d+: [^\n]+\n\z})
+    end
+
+    it "for a port in use" do
+      taken = TCPServer.new("127.0.0.1", 0)
+      port = taken.addr[1]
+      expect(finish("-b", "tcp://127.0.0.1:#{port}", "spec/fixtures/hello.ru"))
+        .to eq([1, "", "nettyrack: 127.0.0.1:#{port} is already in use\n"])
+    ensure
+      taken&.close
+    end
+
+    it "for a bad option value" do
+      expect(finish("--max-body-size", "10x"))
+        .to eq([1, "", %(nettyrack: invalid --max-body-size: "10x" is not a size (use bytes, or 64k, 10m, 1g)\n)])
+    end
+
+    it "on a Ruby that is not JRuby" do
+      cruby = %w[/usr/bin/ruby /usr/local/bin/ruby].find { |path| File.executable?(path) }
+      skip "no CRuby on this machine" unless cruby
+      env = NettyrackProcess::FOREIGN_RUBY_ENV
+      version = IO.popen(env, [cruby, "-e", "print RUBY_VERSION"], &:read)
+
+      expect(finish(ruby: cruby, env: env))
+        .to eq([1, "", "nettyrack needs JRuby 9.4 or newer; this is ruby #{version} (try: jruby -S nettyrack)\n"])
+    end
+  end
+end

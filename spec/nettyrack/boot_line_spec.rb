@@ -1,0 +1,15 @@
+# frozen_string_literal: true
+
+require "nettyrack/boot_line"
+
+RSpec.describe Nettyrack::BootLine do
+  it "says version, JRuby, Java, threads and every URL, on one line" do
+    configuration = Nettyrack::Configuration.merge({ threads: [2, 12] })
+    server = instance_double(Nettyrack::Server, configuration: configuration,
+                                                urls: ["http://0.0.0.0:9292", "http://[::1]:9293"])
+    expect(described_class.for(server)).to eq(
+      "nettyrack #{Nettyrack::VERSION} (JRuby #{JRUBY_VERSION}, Java #{ENV_JAVA['java.specification.version']}, " \
+      "12 threads) listening on http://0.0.0.0:9292, http://[::1]:9293"
+    )
+  end
+end

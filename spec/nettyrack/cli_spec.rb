@@ -1,0 +1,116 @@
+# frozen_string_literal: true
+
+require "nettyrack/cli"
+
+RSpec.describe Nettyrack::CLI do
+  def parse(*argv)
+    described_class.new(cores: 2).parse(argv)
+  end
+
+  def settings(*argv)
+    parse(*argv).settings
+  end
+
+  def error(*argv)
+    parse(*argv)
+    raise "no error"
+  rescue Nettyrack::ConfigError => e
+    e.message
+  end
+
+  it "gives an empty layer, no config file and :run for no arguments" do
+    cli = parse
+    expect([cli.settings, cli.config_file, cli.action]).to eq([{}, nil, :run])
+  end
+
+  it("takes the rackup file as its argument") { expect(settings("app.ru")).to eq(rackup: "app.ru") }
+
+  it("refuses two rackup files") { expect(error("a.ru", "b.ru")).to eq("one rackup file at most, got: a.ru b.ru") }
+
+  describe "listening" do
+    it "listens on 0.0.0.0 with -p and --port" do
+      expect([settings("-p", "3000"), settings("--port=0")]).to eq([{ binds: [["0.0.0.0", 3000]] }, { binds: [["0.0.0.0", 0]] }])
+    end
+
+    it "collects every -b and -p, in order" do
+      expect(settings("-b", "tcp://127.0.0.1:1", "--bind", "tcp://[::1]:2", "-p", "3"))
+        .to eq(binds: [["127.0.0.1", 1], ["::1", 2], ["0.0.0.0", 3]])
+    end
+
+    it("names the flag of a bad port") { expect(error("-p", "http")).to eq('invalid --port: "http" is not a port (0..65535)') }
+
+    it "says unix:// is not supported yet" do
+      expect(error("-b", "unix:///tmp/app.sock"))
+        .to eq("invalid --bind: unix:// binds are not supported yet (unix:///tmp/app.sock); use tcp://HOST:PORT")
+    end
+  end
+
+  describe "running" do
+    it "reads -t MIN:MAX and -t MAX" do
+      expect([settings("-t", "4:32"), settings("--threads", "8")]).to eq([{ threads: [4, 32] }, { threads: [nil, 8] }])
+    end
+
+    it "names the flag of bad threads" do
+      expect(error("-t", "32:4")).to eq("invalid --threads: the minimum threads (32) exceed the maximum (4)")
+    end
+
+    it "sets the environment, directory, quiet and config file" do
+      cli = parse("-e", "production", "--dir", "/srv/app", "-q", "-C", "config/nettyrack.rb")
+      expect([cli.settings, cli.config_file])
+        .to eq([{ environment: "production", directory: "/srv/app", quiet: true }, "config/nettyrack.rb"])
+    end
+
+    it "logs access to stdout with a bare --access-log, or to a file" do
+      expect([settings("--access-log"), settings("--access-log=-"), settings("--access-log=log/access.log")])
+        .to eq([{ access_log: :stdout }, { access_log: :stdout }, { access_log: "log/access.log" }])
+    end
+
+    it "does not take the rackup file for the access log's FILE" do
+      expect(settings("--access-log", "app.ru")).to eq(access_log: :stdout, rackup: "app.ru")
+    end
+  end
+
+  describe "limits" do
+    it "has a flag for every limit, reading sizes and durations" do
+      argv = %w[--max-body-size 10m --max-header-size 32k --max-uri-length 4096 --max-headers 50 --body-buffer 1m
+                --header-timeout 5 --keep-alive-timeout 500ms --write-timeout 1.5 --shutdown-timeout 2m
+                --queue-size 10 --io-threads 4]
+      expect(settings(*argv)).to eq(
+        max_body_size: 10 * 1024 * 1024, max_header_size: 32 * 1024, max_uri_length: 4096, max_headers: 50,
+        body_buffer: 1024 * 1024, header_timeout: 5, keep_alive_timeout: 0.5, write_timeout: 1.5,
+        shutdown_timeout: 120, queue_size: 10, io_threads: 4
+      )
+      expect(settings(*argv).keys).to match_array(Nettyrack::LIMIT_NAMES)
+    end
+
+    it "names the flag of a bad value" do
+      expect(error("--max-body-size", "lots")).to eq('invalid --max-body-size: "lots" is not a size (use bytes, or 64k, 10m, 1g)')
+      expect(error("--header-timeout", "1h")).to eq('invalid --header-timeout: "1h" is not a duration (use seconds, or 500ms, 30s, 2m)')
+      expect(error("--queue-size", "-1")).to eq('invalid --queue-size: "-1" is not a whole number (0 or more)')
+    end
+  end
+
+  describe "mistakes" do
+    it "points to --help for an unknown flag" do
+      expect(error("--workers", "2")).to eq("invalid option: --workers (see nettyrack --help)")
+    end
+    it("points to --help for a missing value") { expect(error("-p")).to eq("missing argument: -p (see nettyrack --help)") }
+  end
+
+  describe "help and version" do
+    it("asks for the version with -v and --version") { expect([parse("-v").action, parse("--version").action]).to eq(%i[version version]) }
+    it("asks for help with -h and --help") { expect([parse("-h").action, parse("--help").action]).to eq(%i[help help]) }
+
+    it "documents every flag with its default" do
+      help = described_class.new(cores: 2).help
+      flags = %w[--port --bind --threads --environment --config --dir --quiet --access-log --version --help]
+      expect(flags + Nettyrack::LIMITS.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
+      expect(help).to include("(default 9292)", "--max-body-size BYTES", "(default 100m)", "(default 16k)", "(default 30s)")
+    end
+
+    it "documents the port precedence and the thread defaults" do
+      help = described_class.new(cores: 4).help
+      expect(help).to include("then $PORT", "`-p`/`-b` win over $PORT", "$RAILS_MAX_THREADS", "max(16, 8 x cores): 4:32")
+    end
+  end
+end

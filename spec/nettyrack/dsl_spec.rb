@@ -1,0 +1,110 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "tmpdir"
+require "nettyrack/dsl"
+
+RSpec.describe Nettyrack::DSL do
+  let(:dir) { Dir.mktmpdir("nettyrack-dsl") }
+  after { FileUtils.rm_rf(dir) }
+
+  def load_config(text)
+    path = File.join(dir, "nettyrack.rb")
+    File.write(path, text)
+    described_class.load(path)
+  end
+
+  def error_for(text)
+    load_config(text)
+    raise "no error"
+  rescue Nettyrack::ConfigError => e
+    e.message.sub(dir, "DIR")
+  end
+
+  it("reads an empty file as an empty layer") { expect(load_config("")).to eq({}) }
+
+  it "collects `port` and `bind` listeners in order" do
+    expect(load_config(<<~RUBY)).to eq(binds: [["0.0.0.0", 3000], ["127.0.0.1", 3001], ["::1", 3002]])
+      port 3000
+      port "3001", "127.0.0.1"
+      bind "tcp://[::1]:3002"
+    RUBY
+  end
+
+  it "reads `threads min, max` and `threads max`" do
+    expect([load_config("threads 4, 32"), load_config("threads 8")]).to eq([{ threads: [4, 32] }, { threads: [nil, 8] }])
+  end
+
+  it "reads environment, rackup, directory and quiet" do
+    expect(load_config(<<~RUBY)).to eq(environment: "production", rackup: "app.ru", directory: "/srv/app", quiet: true)
+      environment :production
+      rackup "app.ru"
+      directory "/srv/app"
+      quiet
+    RUBY
+    expect(load_config("quiet false")).to eq(quiet: false)
+  end
+
+  it "reads access_log to stdout, to a file, or off" do
+    expect([load_config("access_log"), load_config('access_log "log/a.log"'), load_config("access_log false")])
+      .to eq([{ access_log: :stdout }, { access_log: "log/a.log" }, { access_log: nil }])
+  end
+
+  it "has a method for every limit, taking numbers or strings" do
+    layer = load_config(<<~RUBY)
+      max_body_size 10 * 1024 * 1024
+      max_header_size "32k"
+      max_uri_length 4096
+      max_headers 50
+      body_buffer "1m"
+      header_timeout 5
+      keep_alive_timeout "500ms"
+      write_timeout 1.5
+      shutdown_timeout "2m"
+      queue_size 10
+      io_threads 4
+    RUBY
+    expect(layer).to eq(
+      max_body_size: 10_485_760, max_header_size: 32_768, max_uri_length: 4096, max_headers: 50, body_buffer: 1_048_576,
+      header_timeout: 5, keep_alive_timeout: 0.5, write_timeout: 1.5, shutdown_timeout: 120, queue_size: 10, io_threads: 4
+    )
+  end
+
+  it "runs ordinary Ruby, such as ENV lookups" do
+    expect(load_config('port ENV.fetch("NETTYRACK_DSL_SPEC_PORT", "4000").to_i + 1')).to eq(binds: [["0.0.0.0", 4001]])
+  end
+
+  describe "errors, each naming the file and line" do
+    it "lists the settings for an unknown method" do
+      expect(error_for("port 3000\nworkers 4\n"))
+        .to start_with("DIR/nettyrack.rb:2: unknown setting `workers' (the settings are: access_log, bind, body_buffer,")
+    end
+
+    it "catches a misspelled setting without arguments" do
+      expect(error_for("\n\nquite\n")).to start_with("DIR/nettyrack.rb:3: unknown setting `quite'")
+    end
+
+    it "says what is wrong with a value" do
+      expect(error_for("max_body_size '10x'")).to eq('DIR/nettyrack.rb:1: "10x" is not a size (use bytes, or 64k, 10m, 1g)')
+      expect(error_for("\nbind 'unix:///tmp/s'"))
+        .to eq("DIR/nettyrack.rb:2: unix:// binds are not supported yet (unix:///tmp/s); use tcp://HOST:PORT")
+    end
+
+    it "reports a wrong number of arguments" do
+      expect(error_for("threads")).to eq("DIR/nettyrack.rb:1: wrong number of arguments (given 0, expected 1..2) (ArgumentError)")
+    end
+
+    it "reports an exception the file raises" do
+      expect(error_for("port 1\nraise 'no database'")).to eq("DIR/nettyrack.rb:2: no database (RuntimeError)")
+    end
+
+    it "reports a syntax error" do
+      expect(error_for("port 3000\nthreads(4,\n")).to match(%r{\Asyntax error in DIR/nettyrack.rb:\d: \S})
+    end
+
+    it "reports a missing file" do
+      expect { described_class.load(File.join(dir, "none.rb")) }
+        .to raise_error(Nettyrack::ConfigError, "cannot read config file #{dir}/none.rb: No such file or directory")
+    end
+  end
+end

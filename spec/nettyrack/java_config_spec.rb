@@ -1,0 +1,47 @@
+# frozen_string_literal: true
+
+require "stringio"
+
+RSpec.describe Nettyrack::JavaConfig do
+  def build(**overrides)
+    options = Nettyrack::Configuration.merge({ binds: [["127.0.0.1", 0]], threads: [2, 8] }).server_options
+    described_class.build(**options, **overrides)
+  end
+
+  it "fills every builder setting from the Ruby names" do
+    config = build(binds: [["127.0.0.1", 0], ["::1", 8080]], threads: [3, 9], max_body_size: 5_000_000_000,
+                   max_header_size: 32_768, max_uri_length: 4096, max_headers: 50, body_buffer: 1024,
+                   header_timeout: 1.5, keep_alive_timeout: 20, write_timeout: 0.25, shutdown_timeout: 0,
+                   queue_size: 7, io_threads: 3)
+    expect(config.binds.map { |bind| [bind.host, bind.port] }).to eq([["127.0.0.1", 0], ["::1", 8080]])
+    expect([config.minThreads, config.maxThreads, config.queueSize, config.ioThreads]).to eq([3, 9, 7, 3])
+    expect([config.maxBodySize, config.maxHeaderSize, config.maxUriLength, config.maxHeaders, config.bodyBufferSize])
+      .to eq([5_000_000_000, 32_768, 4096, 50, 1024])
+    expect([config.headerTimeoutMillis, config.keepAliveTimeoutMillis, config.writeTimeoutMillis, config.shutdownTimeoutMillis])
+      .to eq([1500, 20_000, 250, 0])
+  end
+
+  it "sends the defaults to Java" do
+    config = build
+    expect([config.maxBodySize, config.bodyBufferSize, config.headerTimeoutMillis, config.queueSize])
+      .to eq([100 * 1024 * 1024, 128 * 1024, 30_000, 1024])
+  end
+
+  it "has no access log unless given one, and writes a Ruby IO through an OutputStream" do
+    io = StringIO.new
+    expect(build.accessLog).to be_nil
+    build(access_log: io).accessLog.write("x".to_java_bytes)
+    expect(io.string).to eq("x")
+  end
+
+  it "turns Java's refusal into a ConfigError with Java's reason" do
+    expect { build(max_uri_length: 10) }
+      .to raise_error(Nettyrack::ConfigError, "max URI length must be at least 64 bytes, got 10")
+    expect { build(header_timeout: 0) }.to raise_error(Nettyrack::ConfigError, "header timeout must be positive")
+  end
+
+  it "refuses a value too large for Java, naming its flag" do
+    expect { build(max_header_size: 3 * 1024**3) }
+      .to raise_error(Nettyrack::ConfigError, "--max-header-size #{3 * 1024**3} is too large")
+  end
+end

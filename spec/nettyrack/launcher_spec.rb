@@ -1,0 +1,163 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "socket"
+require "stringio"
+require "tmpdir"
+require "nettyrack/launcher"
+
+# For spec/fixtures/gated.ru: each request waits until the spec releases it.
+class GatedApp
+  STARTED = Queue.new
+  RELEASE = Queue.new
+
+  def call(_env)
+    STARTED << true
+    RELEASE.pop # the spec's ensure always pushes
+    [200, { "content-type" => "text/plain" }, ["released"]]
+  end
+end
+
+# The launcher in this process: ARGV in, exit status out, with stdout on a pipe so a spec can
+# wait for the boot line. Stopping sends this process a real SIGTERM, which the launcher traps
+# (its trap is in place before the boot line is printed).
+RSpec.describe Nettyrack::Launcher do
+  let(:err) { StringIO.new }
+  let(:env) { {} }
+
+  # Runs the launcher until it prints its boot line, yields the first URL, then sends SIGTERM.
+  # Returns [exit status, stdout].
+  def serve(*argv)
+    reader, writer = IO.pipe
+    launcher = Thread.new { described_class.new(argv, env: env, out: writer, err: err).run }
+    out = +""
+    booted = Deadline.read_until(reader, out, %r{listening on (http://\S+)}, 30)
+    raise "no boot line within 30 s: #{out} #{err.string}" unless booted
+
+    yield booted[1]
+    Process.kill("TERM", Process.pid)
+    status = Deadline.value(launcher, 30, "the launcher")
+    writer.close
+    Deadline.read_some(reader, out, Deadline.now + 5)
+    [status, out]
+  ensure
+    writer&.close unless writer&.closed?
+    reader&.close
+  end
+
+  def run_launcher(*argv)
+    out = StringIO.new
+    status = described_class.new(argv, env: env, out: out, err: err).run
+    [status, out.string, err.string]
+  end
+
+  it "boots, prints one line saying where it listens, serves, and stops on SIGTERM with status 0" do
+    status, out = serve("-b", "tcp://127.0.0.1:0", "-t", "1:3", "spec/fixtures/hello.ru") do |url|
+      expect(fetch("#{url}/launched").body).to eq("hello /launched")
+    end
+    expect(status).to eq(0)
+    boot = %r{nettyrack #{Nettyrack::VERSION} \(JRuby [\d.]+, Java \d+, 3 threads\) listening on http://127\.0\.0\.1:\d+}
+    expect(out).to match(/\A#{boot}\nnettyrack: shutting down \(SIGTERM\)\n\z/)
+    expect(err.string).to eq("")
+  end
+
+  it "sets RACK_ENV, and shows exception details in development" do
+    serve("-b", "tcp://127.0.0.1:0", "spec/fixtures/development.ru") do |url|
+      expect(fetch("#{url}/boom").body).to include("secret detail")
+    end
+    expect(env["RACK_ENV"]).to eq("development")
+    expect(err.string).to include("secret detail")
+  end
+
+  it "keeps exception details out of 500 bodies in other environments" do
+    serve("-b", "tcp://127.0.0.1:0", "-e", "production", "spec/fixtures/development.ru") do |url|
+      response = fetch("#{url}/boom")
+      expect([response.code, response.body.include?("secret detail")]).to eq(["500", false])
+    end
+    expect(env["RACK_ENV"]).to eq("production")
+  end
+
+  it "reads a config file, writes the access log it names, and lets flags win over it" do
+    Dir.mktmpdir("nettyrack-launcher") do |dir|
+      File.write(File.join(dir, "nettyrack.rb"), <<~RUBY)
+        port 1 # the flag below wins
+        threads 2, 5
+        access_log "#{dir}/access.log"
+      RUBY
+      status, out = serve("-C", File.join(dir, "nettyrack.rb"), "-b", "tcp://127.0.0.1:0", "spec/fixtures/hello.ru") do |url|
+        fetch("#{url}/logged")
+      end
+      expect([status, out[/\d+ threads/]]).to eq([0, "5 threads"])
+      expect(File.read(File.join(dir, "access.log"))).to include('"GET /logged HTTP/1.1" 200')
+    end
+  end
+
+  it "says so when requests outlive the shutdown timeout, and still exits 0" do
+    request = nil
+    status, out = serve("-b", "tcp://127.0.0.1:0", "--shutdown-timeout", "0", "spec/fixtures/gated.ru") do |url|
+      request = Thread.new do
+        fetch(url)
+      rescue StandardError => e # the connection is cut at the shutdown timeout
+        e
+      end
+      Deadline.value(Thread.new { GatedApp::STARTED.pop }, 10, "the request")
+    end
+    expect([status, out.lines.last]).to eq([0, "nettyrack: shutting down (SIGTERM)\n"])
+    expect(err.string.lines).to include("nettyrack: requests still running after the shutdown timeout (0 s) were cut off\n")
+  ensure
+    GatedApp::RELEASE << true
+    request&.join(10)
+  end
+
+  it "prints the version and the help" do
+    expect(run_launcher("-v")).to eq([0, "nettyrack #{Nettyrack::VERSION}\n", ""])
+    status, out, = run_launcher("--help")
+    expect([status, out]).to match([0, a_string_starting_with("Usage: nettyrack [options] [config.ru]")])
+  end
+
+  describe "failing to boot: one line on stderr, status 1" do
+    it "for a bad flag" do
+      expect(run_launcher("--threads", "lots"))
+        .to eq([1, "", %(nettyrack: invalid --threads: "lots" is not a thread count (use MIN:MAX or MAX)\n)])
+    end
+
+    it "for a bad $PORT" do
+      env["PORT"] = "web"
+      expect(run_launcher("spec/fixtures/hello.ru")).to eq([1, "", %(nettyrack: invalid $PORT: "web" is not a port (0..65535)\n)])
+    end
+
+    it "for a value Java refuses, before loading the app" do
+      expect(run_launcher("--max-uri-length", "10", "spec/fixtures/raises.ru"))
+        .to eq([1, "", "nettyrack: max URI length must be at least 64 bytes, got 10\n"])
+    end
+
+    it "for a config file with an unknown setting" do
+      Dir.mktmpdir("nettyrack-launcher") do |dir|
+        File.write(File.join(dir, "bad.rb"), "threads 1, 2\nworkers 2\n")
+        status, _out, message = run_launcher("-C", File.join(dir, "bad.rb"))
+        expect([status, message]).to match([1, a_string_starting_with("nettyrack: #{dir}/bad.rb:2: unknown setting `workers'")])
+      end
+    end
+
+    it "for a rackup file that raises" do
+      expect(run_launcher("spec/fixtures/raises.ru")).to eq(
+        [1, "", "nettyrack: error loading spec/fixtures/raises.ru: uninitialized constant NoSuchMiddleware " \
+                "(NameError) at spec/fixtures/raises.ru:3\n"]
+      )
+    end
+
+    it "for an access log it cannot open" do
+      status, _out, message = run_launcher("--access-log=/nonexistent/dir/access.log", "-b", "tcp://127.0.0.1:0", "spec/fixtures/hello.ru")
+      expect([status, message]).to eq([1, "nettyrack: cannot open access log /nonexistent/dir/access.log: No such file or directory\n"])
+    end
+
+    it "for a port in use" do
+      taken = TCPServer.new("127.0.0.1", 0)
+      port = taken.addr[1]
+      expect(run_launcher("-b", "tcp://127.0.0.1:#{port}", "spec/fixtures/hello.ru"))
+        .to eq([1, "", "nettyrack: 127.0.0.1:#{port} is already in use\n"])
+    ensure
+      taken&.close
+    end
+  end
+end

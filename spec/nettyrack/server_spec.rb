@@ -1,0 +1,91 @@
+# frozen_string_literal: true
+
+require "socket"
+require "stringio"
+
+RSpec.describe Nettyrack::Server do
+  let(:app) do
+    lambda do |env|
+      raise ArgumentError, "secret detail" if env["PATH_INFO"] == "/boom"
+
+      [200, { "content-type" => "text/plain" }, ["#{env['REQUEST_METHOD']} #{env['PATH_INFO']} #{env['rack.input'].read.bytesize}"]]
+    end
+  end
+
+  def serving(**options)
+    server = described_class.new(app, host: "127.0.0.1", port: 0, threads: [1, 2], errors: StringIO.new, **options).start
+    yield server
+  ensure
+    server&.stop
+  end
+
+  it "serves the app on the port it was given, and stops" do
+    server = described_class.new(app, host: "127.0.0.1", port: 0, threads: [1, 2]).start
+    begin
+      expect(server.urls).to eq(["http://127.0.0.1:#{server.port}"])
+      expect(server.port).to be > 0
+      expect(fetch("#{server.urls.first}/hello").body).to eq("GET /hello 0")
+      expect(server.running?).to be(true)
+      expect(%w[epoll nio]).to include(server.transport)
+    ensure
+      expect(server.stop).to be(true)
+    end
+    expect(server.running?).to be(false)
+    expect { TCPSocket.new("127.0.0.1", server.port).close }.to raise_error(Errno::ECONNREFUSED)
+  end
+
+  it "listens on every bind, given as URIs or pairs" do
+    server = described_class.new(app, binds: ["tcp://127.0.0.1:0", ["127.0.0.1", 0]]).start
+    begin
+      expect(server.urls.size).to eq(2)
+      expect(server.urls.map { |url| fetch("#{url}/x").code }).to eq(%w[200 200])
+    ensure
+      server.stop
+    end
+  end
+
+  it "reads its keywords as the CLI does" do
+    server = described_class.new(app, port: "0", threads: "2:4", max_body_size: "1k", header_timeout: "500ms")
+    expect(server.configuration.threads).to eq([2, 4])
+    expect(server.configuration.limits.values_at(:max_body_size, :header_timeout)).to eq([1024, 0.5])
+    expect(server.configuration.binds).to eq([["0.0.0.0", 0]])
+  end
+
+  it "applies the limits it is given" do
+    serving(max_body_size: "1k") do |server|
+      expect(post("#{server.urls.first}/up", "x" * 1024).body).to eq("POST /up 1024")
+      expect(post("#{server.urls.first}/up", "x" * 1025).code).to eq("413")
+    end
+  end
+
+  it "shows exception details in 500 bodies in development only" do
+    serving(development: true) { |server| expect(fetch("#{server.urls.first}/boom").body).to include("secret detail") }
+    serving(development: false) do |server|
+      response = fetch("#{server.urls.first}/boom")
+      expect([response.code, response.body.include?("secret detail")]).to eq(["500", false])
+    end
+  end
+
+  it "writes one access log line per request to an IO" do
+    log = StringIO.new
+    serving(access_log: log) { |server| fetch("#{server.urls.first}/logged") }
+    expect(log.string).to match(%r{\A127\.0\.0\.1 - - \[.+\] "GET /logged HTTP/1\.1" 200 13( [\d.]+)?\n\z})
+  end
+
+  it "refuses a keyword it does not know" do
+    expect { described_class.new(app, workers: 2, forks: 1) }.to raise_error(ArgumentError, "unknown keywords: workers, forks")
+  end
+
+  it "refuses a bad value before binding anything" do
+    expect { described_class.new(app, max_headers: 0) }.to raise_error(Nettyrack::ConfigError, "max headers must be 1 or more, got 0")
+  end
+
+  it "raises BindError naming an address in use" do
+    taken = TCPServer.new("127.0.0.1", 0)
+    port = taken.addr[1]
+    expect { described_class.new(app, host: "127.0.0.1", port: port).start }
+      .to raise_error(Nettyrack::BindError, "127.0.0.1:#{port} is already in use")
+  ensure
+    taken&.close
+  end
+end

@@ -1,0 +1,58 @@
+# frozen_string_literal: true
+
+require "rack"
+require "rack/handler"
+
+# `rackup -s nettyrack` on Rack 2: Rack::Handler finds lib/rack/handler/nettyrack.rb by name.
+RSpec.describe "Rack::Handler::Nettyrack" do
+  let(:handler) { Rack::Handler.get(:nettyrack) }
+  let(:app) do
+    lambda do |env|
+      raise ArgumentError, "secret detail" if env["PATH_INFO"] == "/boom"
+
+      [200, { "content-type" => "text/plain" }, ["handled #{env['PATH_INFO']}"]]
+    end
+  end
+
+  it "is what Rack::Handler.get finds for nettyrack" do
+    expect(handler.name).to eq("Rack::Handler::Nettyrack")
+    expect(Rack::Handler.get("nettyrack")).to be(handler)
+    expect(handler.singleton_class).to include(Nettyrack::RackHandler)
+  end
+
+  it "serves with rackup's options, yields the server, prints its boot line, and stops on #shutdown" do
+    seen = nil
+    result = nil
+    boot = %r{\Anettyrack .*, 2 threads\) listening on http://127\.0\.0\.1:\d+\nnettyrack: shutting down \(shutdown\)\n\z}
+    expect do
+      result = handler.run(app, Host: "127.0.0.1", Port: "0", Threads: "1:2", environment: "production") do |server|
+        url = server.urls.first
+        seen = [server.configuration.threads, fetch("#{url}/x").body, fetch("#{url}/boom").body]
+        handler.shutdown
+      end
+    end.to output(boot).to_stdout
+      .and output(/Error handling GET \/boom: ArgumentError: secret detail/).to_stderr
+    expect(seen[0, 2]).to eq([[1, 2], "handled /x"])
+    expect(seen[2]).not_to include("secret detail")
+    expect(result.running?).to be(false)
+  end
+
+  it "takes limits as -O options, shows exception details in development, and stops on SIGINT" do
+    previous = Signal.trap("INT") { :rspec }
+    expect do
+      handler.run(app, Host: "127.0.0.1", Port: 0, max_body_size: "1k", environment: "development", Quiet: true) do |server|
+        expect(server.configuration.limits[:max_body_size]).to eq(1024)
+        expect(fetch("#{server.urls.first}/boom").body).to include("secret detail")
+        Process.kill("INT", Process.pid)
+      end
+    end.to output("").to_stdout.and output(/secret detail/).to_stderr
+    expect(Signal.trap("INT", "DEFAULT").call).to eq(:rspec)
+  ensure
+    Signal.trap("INT", previous || "DEFAULT")
+  end
+
+  it "lists what -O accepts for rackup -h" do
+    expect(handler.valid_options.keys)
+      .to include("Host=HOST", "Port=PORT", "Threads=MIN:MAX", "Quiet", "max_body_size=BYTES", "header_timeout=SECONDS")
+  end
+end
