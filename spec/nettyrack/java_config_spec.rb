@@ -44,4 +44,16 @@ RSpec.describe Nettyrack::JavaConfig do
     expect { build(max_header_size: 3 * 1024**3) }
       .to raise_error(Nettyrack::ConfigError, "--max-header-size #{3 * 1024**3} is too large")
   end
+
+  # ServerConfig.Builder keeps Java-side fallbacks for embedders that never pass through Ruby;
+  # they must say what Configuration::DEFAULTS says.
+  it "has Java fallbacks equal to Configuration::DEFAULTS" do
+    fallback = Java::OrgNettyrackCore::ServerConfig.builder.build
+    Nettyrack::LIMITS.each do |limit|
+      expect(fallback.public_send(limit.builder_method)).to eq(limit.to_java(Nettyrack::Configuration::DEFAULTS.fetch(limit.name))),
+                                                        limit.name.to_s
+    end
+    cores = java.lang.Runtime.runtime.available_processors
+    expect([fallback.min_threads, fallback.max_threads]).to eq(Nettyrack::Configuration.default_threads(cores))
+  end
 end
