@@ -38,7 +38,7 @@ module Nettyrack
       write_timeout: 60,
       shutdown_timeout: 30,
       queue_size: 1024,
-      io_threads: 0               # 0: Netty's default (twice the cores)
+      io_threads: 0               # 0: one per core
     }.freeze
 
     def self.merge(*layers, cores: Etc.nprocessors)

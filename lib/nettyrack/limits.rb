@@ -39,7 +39,7 @@ module Nettyrack
     Limit.new(:write_timeout, :seconds, :writeTimeoutMillis, "time a write waits on a client not reading"),
     Limit.new(:shutdown_timeout, :seconds, :shutdownTimeoutMillis, "time requests get to finish on stop"),
     Limit.new(:queue_size, :count, :queueSize, "requests waiting for a thread; 503 beyond"),
-    Limit.new(:io_threads, :count, :ioThreads, "Netty event-loop threads; 0: Netty's choice")
+    Limit.new(:io_threads, :count, :ioThreads, "Netty event-loop threads; 0: one per core")
   ].freeze
 
   LIMITS_BY_NAME = LIMITS.to_h { |limit| [limit.name, limit] }.freeze

@@ -60,7 +60,7 @@ public final class ServerConfig {
     public int maxThreads() { return maxThreads; }
     /** Requests that may wait for a worker; beyond it the server answers 503. */
     public int queueSize() { return queueSize; }
-    /** Event-loop threads; 0 lets Netty choose (twice the cores). */
+    /** Event-loop threads; 0 means one per core. */
     public int ioThreads() { return ioThreads; }
     /** Longest request line (method, target, version) before 414. */
     public int maxUriLength() { return maxUriLength; }

@@ -12,45 +12,48 @@ import java.util.concurrent.atomic.AtomicInteger;
  * anything waits, then a bounded FIFO queue of waiting requests. FIFO across connections is
  * what makes the server fair: a keep-alive connection's next request queues behind everyone
  * else's. {@link #submit} says no (the transport answers 503) when the queue is full.
+ *
+ * <p>The grow-or-queue decision (Tomcat's trick) reads two counters kept here, tasks submitted
+ * and threads alive, rather than the executor's own counts, which take its main lock.
  */
 public final class WorkerPool implements Workers {
     private final ThreadPoolExecutor executor;
-    private final AtomicInteger busy = new AtomicInteger();
+    private final AtomicInteger submitted = new AtomicInteger();
+    private final AtomicInteger alive = new AtomicInteger();
 
     public WorkerPool(int minThreads, int maxThreads, int queueSize) {
         GrowFirstQueue queue = new GrowFirstQueue(Math.max(1, queueSize));
         this.executor = new ThreadPoolExecutor(minThreads, maxThreads, 60, TimeUnit.SECONDS, queue,
-            new NamedThreads(), (task, pool) -> {
+            new NamedThreads(alive), (task, pool) -> {
                 if (pool.isShutdown() || !queue.force(task)) {
                     throw new RejectedExecutionException("worker queue full");
                 }
             });
-        queue.executor = executor;
         executor.prestartAllCoreThreads();
     }
 
     /** Runs the task on a worker, or returns false when the queue is full or the pool stopped. */
     @Override
     public boolean submit(Runnable task) {
-        busy.incrementAndGet();
+        submitted.incrementAndGet();
         try {
             executor.execute(() -> {
                 try {
                     task.run();
                 } finally {
-                    busy.decrementAndGet();
+                    submitted.decrementAndGet();
                 }
             });
             return true;
         } catch (RejectedExecutionException e) {
-            busy.decrementAndGet();
+            submitted.decrementAndGet();
             return false;
         }
     }
 
     /** Tasks running or waiting. */
     public int pending() {
-        return busy.get();
+        return submitted.get();
     }
 
     public int maxThreads() {
@@ -68,12 +71,11 @@ public final class WorkerPool implements Workers {
     }
 
     /**
-     * Tomcat's trick: refuse to queue while the pool can still grow, so the executor starts
-     * a thread; once at the maximum, the rejection handler queues for real via {@link #force}.
+     * Refuses to queue while no thread is free and the pool can still grow, so the executor
+     * starts a thread; at the maximum, the rejection handler queues for real via {@link #force}.
      */
-    private static final class GrowFirstQueue extends LinkedBlockingQueue<Runnable> {
+    private final class GrowFirstQueue extends LinkedBlockingQueue<Runnable> {
         private static final long serialVersionUID = 1L;
-        private transient ThreadPoolExecutor executor;
 
         GrowFirstQueue(int capacity) {
             super(capacity);
@@ -81,9 +83,8 @@ public final class WorkerPool implements Workers {
 
         @Override
         public boolean offer(Runnable task) {
-            int threads = executor.getPoolSize();
-            boolean idleThreadWaiting = executor.getActiveCount() < threads;
-            if (!idleThreadWaiting && threads < executor.getMaximumPoolSize()) {
+            int threads = alive.get();
+            if (submitted.get() > threads && threads < executor.getMaximumPoolSize()) {
                 return false;
             }
             return super.offer(task);
@@ -96,10 +97,22 @@ public final class WorkerPool implements Workers {
 
     private static final class NamedThreads implements ThreadFactory {
         private final AtomicInteger count = new AtomicInteger();
+        private final AtomicInteger alive;
+
+        NamedThreads(AtomicInteger alive) {
+            this.alive = alive;
+        }
 
         @Override
         public Thread newThread(Runnable r) {
-            Thread t = new Thread(r, "nettyrack-worker-" + count.incrementAndGet());
+            alive.incrementAndGet();
+            Thread t = new Thread(() -> {
+                try {
+                    r.run();
+                } finally {
+                    alive.decrementAndGet();
+                }
+            }, "nettyrack-worker-" + count.incrementAndGet());
             t.setDaemon(true);
             return t;
         }

@@ -12,8 +12,8 @@ import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 
 /**
- * Builds the Rack env of a request: a copy of a frozen-key template holding the constant
- * entries, plus the request's own. Rack SPEC wording, for the entries set here:
+ * Builds the Rack env of a request: the constant entries (frozen keys and values made once),
+ * plus the request's own. Rack SPEC wording, for the entries set here:
  * <ul>
  * <li>REQUEST_METHOD, SCRIPT_NAME ("" at the root), PATH_INFO ("the remainder of the request
  * URL's path", raw), QUERY_STRING ("the portion of the request URL that follows the ?, if
@@ -32,7 +32,7 @@ import org.nettyrack.core.RackRequest;
 final class EnvBuilder {
     private final Ruby runtime;
     private final EnvKeys keys;
-    private final RubyHash template;
+    private final IRubyObject[] template;
     private final RubyString http11;
     private final RubyString get;
     private final RubyString post;
@@ -44,20 +44,20 @@ final class EnvBuilder {
     EnvBuilder(Ruby runtime, EnvKeys keys, IRubyObject errors, String software) {
         this.runtime = runtime;
         this.keys = keys;
-        ThreadContext context = runtime.getCurrentContext();
-        template = RubyHash.newHash(runtime);
-        template.op_aset(context, keys.scriptName, keys.emptyString);
-        template.op_aset(context, keys.queryString, keys.emptyString);
-        template.op_aset(context, keys.serverSoftware, keys.key(software));
         RubyArray<?> version = RubyArray.newArray(runtime, runtime.newFixnum(1), runtime.newFixnum(3));
         version.setFrozen(true);
-        template.op_aset(context, keys.rackVersion, version);
-        template.op_aset(context, keys.rackUrlScheme, keys.key("http"));
-        template.op_aset(context, keys.rackErrors, errors);
-        template.op_aset(context, keys.rackMultithread, runtime.getTrue());
-        template.op_aset(context, keys.rackMultiprocess, runtime.getFalse());
-        template.op_aset(context, keys.rackRunOnce, runtime.getFalse());
-        template.op_aset(context, keys.rackHijackP, runtime.getFalse());
+        template = new IRubyObject[] {
+            keys.scriptName, keys.emptyString,
+            keys.queryString, keys.emptyString,
+            keys.serverSoftware, keys.key(software),
+            keys.rackVersion, version,
+            keys.rackUrlScheme, keys.key("http"),
+            keys.rackErrors, errors,
+            keys.rackMultithread, runtime.getTrue(),
+            keys.rackMultiprocess, runtime.getFalse(),
+            keys.rackRunOnce, runtime.getFalse(),
+            keys.rackHijackP, runtime.getFalse(),
+        };
         http11 = keys.key("HTTP/1.1");
         get = keys.key("GET");
         post = keys.key("POST");
@@ -68,7 +68,10 @@ final class EnvBuilder {
     }
 
     RubyHash build(ThreadContext context, RackRequest request, IRubyObject input) {
-        RubyHash env = (RubyHash) template.dup(context);
+        RubyHash env = RubyHash.newHash(runtime);
+        for (int i = 0; i < template.length; i += 2) {
+            env.fastASet(template[i], template[i + 1]);
+        }
         String method = request.method();
         env.op_aset(context, keys.requestMethod,
             "GET".equals(method) ? get : "POST".equals(method) ? post : RubyStrings.binary(runtime, method));
