@@ -31,6 +31,7 @@ public final class NettyServer {
     private EventLoopGroup workers;
     private volatile ServerState state;
     private WorkerPool pool;
+    private boolean stopping;
 
     public NettyServer(ServerConfig config, RackHandler handler) {
         this.config = config;
@@ -103,14 +104,15 @@ public final class NettyServer {
      * in-flight requests finished in time.
      */
     public synchronized boolean stop() throws InterruptedException {
-        if (state == null || state.draining) {
+        if (state == null || stopping) {
             return true;
         }
-        state.draining = true;
+        stopping = true;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.shutdownTimeoutMillis());
         for (Channel listener : listeners) {
             listener.close().await();
         }
+        state.draining = true; // from here on isRunning() is false: nothing accepts any more
         state.channels.forEach(ch -> ch.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN));
         boolean finished = true;
         while (state.activeRequests.get() > 0) {
