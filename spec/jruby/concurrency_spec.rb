@@ -22,10 +22,12 @@ RSpec.describe "concurrency" do
       sleep 0.02 # the work a request does
       [200, {}, ["ok"]]
     end
+    start = java.util.concurrent.CyclicBarrier.new(10)
     with_app(app, threads: [2, 2]) do |port|
       finished = Array.new(10) do
         Thread.new do
           Net::HTTP.start("127.0.0.1", port, read_timeout: 30) do |http|
+            start.await(10, java.util.concurrent.TimeUnit::SECONDS) # all connected, then all ask
             Array.new(5) { http.get("/").then { order.increment_and_get } }
           end
         end
