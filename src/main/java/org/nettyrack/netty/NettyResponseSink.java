@@ -112,7 +112,7 @@ final class NettyResponseSink implements ResponseSink {
         } else if (request.isHead() && !bodiless(status) && !out.contains(HttpHeaderNames.CONTENT_LENGTH)) {
             out.set(HttpHeaderNames.CONTENT_LENGTH, length);
         }
-        writeHead(out);
+        settleConnection(out);
         finished = true;
         finish(channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
             content, out, EmptyHttpHeaders.INSTANCE)), false);
@@ -134,7 +134,7 @@ final class NettyResponseSink implements ResponseSink {
         } else if (request.isHead() && declaredLength >= 0 && !bodiless(status)) {
             out.set(HttpHeaderNames.CONTENT_LENGTH, declaredLength);
         }
-        writeHead(out);
+        settleConnection(out);
         channel.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), out));
     }
 
@@ -212,7 +212,7 @@ final class NettyResponseSink implements ResponseSink {
         return out;
     }
 
-    private void writeHead(HttpHeaders out) {
+    private void settleConnection(HttpHeaders out) {
         if (!keepAlive) {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         } else if (!request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
