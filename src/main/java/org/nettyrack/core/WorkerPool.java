@@ -56,10 +56,6 @@ public final class WorkerPool implements Workers {
         return submitted.get();
     }
 
-    public int maxThreads() {
-        return executor.getMaximumPoolSize();
-    }
-
     /** Stops taking tasks and waits up to the timeout for the running ones; true if they all ended. */
     public boolean shutdown(long timeoutMillis) throws InterruptedException {
         executor.shutdown();

@@ -31,7 +31,6 @@ public final class NettyServer {
     private EventLoopGroup workers;
     private volatile ServerState state;
     private WorkerPool pool;
-    private boolean stopping;
 
     public NettyServer(ServerConfig config, RackHandler handler) {
         this.config = config;
@@ -89,10 +88,6 @@ public final class NettyServer {
         return transport.name();
     }
 
-    public int maxThreads() {
-        return config.maxThreads();
-    }
-
     public boolean isRunning() {
         ServerState current = state;
         return current != null && !current.draining;
@@ -104,10 +99,9 @@ public final class NettyServer {
      * in-flight requests finished in time.
      */
     public synchronized boolean stop() throws InterruptedException {
-        if (state == null || stopping) {
-            return true;
+        if (state == null || state.draining) {
+            return true; // not started, or stopped already: stop() holds the lock throughout
         }
-        stopping = true;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.shutdownTimeoutMillis());
         for (Channel listener : listeners) {
             listener.close().await();
