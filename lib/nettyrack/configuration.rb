@@ -38,7 +38,10 @@ module Nettyrack
       write_timeout: 60,
       shutdown_timeout: 30,
       queue_size: 1024,
-      io_threads: 0               # 0: one per core
+      io_threads: 0,              # 0: one per core
+      max_message_size: 1 * MIB,  # WebSocket message received, fragments joined
+      max_push_queue: 1 * MIB,    # bytes waiting for one slow WebSocket/SSE client
+      push_timeout: 40            # ping / keep-alive comment after this idle time
     }.freeze
 
     def self.merge(*layers, cores: Etc.nprocessors)

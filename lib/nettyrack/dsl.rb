@@ -108,7 +108,10 @@ module Nettyrack
     #   write_timeout 60                 # seconds a write waits for a client that does not read
     #   shutdown_timeout 30              # seconds in-flight requests get on SIGTERM/SIGINT
     #   queue_size 1024                  # requests waiting for a thread; 503 beyond
-    #   io_threads 0                     # Netty event-loop threads; 0 lets Netty choose
+    #   io_threads 0                     # Netty event-loop threads; 0: one per core
+    #   max_message_size "1m"            # largest WebSocket message received; 1009 beyond
+    #   max_push_queue "1m"              # bytes queued for a slow push client; 1008 beyond
+    #   push_timeout 40                  # idle seconds before a ping / SSE keep-alive comment
     LIMITS.each do |limit|
       define_method(limit.name) { |value| set(limit.name, limit.coerce(value)) }
     end

@@ -39,7 +39,11 @@ module Nettyrack
     Limit.new(:write_timeout, :seconds, :writeTimeoutMillis, "time a write waits on a client not reading"),
     Limit.new(:shutdown_timeout, :seconds, :shutdownTimeoutMillis, "time requests get to finish on stop"),
     Limit.new(:queue_size, :count, :queueSize, "requests waiting for a thread; 503 beyond"),
-    Limit.new(:io_threads, :count, :ioThreads, "Netty event-loop threads; 0: one per core")
+    Limit.new(:io_threads, :count, :ioThreads, "Netty event-loop threads; 0: one per core"),
+    Limit.new(:max_message_size, :size, :maxMessageSize, "largest WebSocket message received; closed with 1009 beyond"),
+    Limit.new(:max_push_queue, :size, :maxPushQueue, "bytes queued for a slow push client; closed with 1008 beyond"),
+    Limit.new(:push_timeout, :seconds, :pushTimeoutMillis,
+              "push idle time before a ping (SSE: a comment); silent WebSockets closed after 2x")
   ].freeze
 
   LIMITS_BY_NAME = LIMITS.to_h { |limit| [limit.name, limit] }.freeze

@@ -33,4 +33,9 @@ public interface RackRequest {
     int localPort();
 
     RequestBody body();
+
+    /** What the request may be upgraded to ({@code env['rack.upgrade?']}). */
+    default org.nettyrack.core.push.Upgrade upgrade() {
+        return org.nettyrack.core.push.Upgrade.NONE;
+    }
 }

@@ -37,6 +37,15 @@ public interface ResponseSink {
     /** Gives up on a started response: the connection is closed. */
     void abort();
 
-    /** Whether {@link #begin} or {@link #respond} has been called. */
+    /**
+     * Instead of a response: switches the connection to push, as {@link RackRequest#upgrade()}
+     * announced (WebSocket: 101 and the opening handshake; SSE: {@code status} with an
+     * event-stream body), sending the application's headers, then drives the endpoint. Returns
+     * at once; the endpoint's callbacks come from the connection's {@link
+     * org.nettyrack.core.push.PushSession}. Counts as started.
+     */
+    void upgrade(int status, ResponseHeaders headers, org.nettyrack.core.push.PushEndpoint endpoint);
+
+    /** Whether {@link #begin}, {@link #respond} or {@link #upgrade} has been called. */
     boolean started();
 }

@@ -31,6 +31,9 @@ public final class ServerConfig {
     private final long keepAliveTimeoutMillis;
     private final long writeTimeoutMillis;
     private final long shutdownTimeoutMillis;
+    private final int maxMessageSize;
+    private final long maxPushQueue;
+    private final long pushTimeoutMillis;
     private final OutputStream accessLog;
 
     private ServerConfig(Builder b) {
@@ -48,6 +51,9 @@ public final class ServerConfig {
         this.keepAliveTimeoutMillis = b.keepAliveTimeoutMillis;
         this.writeTimeoutMillis = b.writeTimeoutMillis;
         this.shutdownTimeoutMillis = b.shutdownTimeoutMillis;
+        this.maxMessageSize = b.maxMessageSize;
+        this.maxPushQueue = b.maxPushQueue;
+        this.pushTimeoutMillis = b.pushTimeoutMillis;
         this.accessLog = b.accessLog;
     }
 
@@ -80,6 +86,15 @@ public final class ServerConfig {
     public long writeTimeoutMillis() { return writeTimeoutMillis; }
     /** Time in-flight requests get to finish on a graceful stop. */
     public long shutdownTimeoutMillis() { return shutdownTimeoutMillis; }
+    /** Largest WebSocket message received, fragments joined; closed with 1009 beyond. */
+    public int maxMessageSize() { return maxMessageSize; }
+    /** Bytes a push connection may have queued for a slow client; closed with 1008 beyond. */
+    public long maxPushQueue() { return maxPushQueue; }
+    /**
+     * Push idle time: after this long without traffic a WebSocket is pinged (an SSE stream
+     * gets a comment line); a WebSocket that sends nothing for twice this long is closed.
+     */
+    public long pushTimeoutMillis() { return pushTimeoutMillis; }
     /** Where Common Log Format lines go, or null for none. */
     public OutputStream accessLog() { return accessLog; }
 
@@ -99,6 +114,9 @@ public final class ServerConfig {
         private long keepAliveTimeoutMillis = 20_000;
         private long writeTimeoutMillis = 60_000;
         private long shutdownTimeoutMillis = 30_000;
+        private int maxMessageSize = 1024 * 1024;
+        private long maxPushQueue = 1024 * 1024;
+        private long pushTimeoutMillis = 40_000;
         private OutputStream accessLog;
 
         private Builder() {
@@ -117,6 +135,9 @@ public final class ServerConfig {
         public Builder keepAliveTimeoutMillis(long ms) { keepAliveTimeoutMillis = ms; return this; }
         public Builder writeTimeoutMillis(long ms) { writeTimeoutMillis = ms; return this; }
         public Builder shutdownTimeoutMillis(long ms) { shutdownTimeoutMillis = ms; return this; }
+        public Builder maxMessageSize(int n) { maxMessageSize = n; return this; }
+        public Builder maxPushQueue(long n) { maxPushQueue = n; return this; }
+        public Builder pushTimeoutMillis(long ms) { pushTimeoutMillis = ms; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
 
         public ServerConfig build() {
@@ -144,6 +165,9 @@ public final class ServerConfig {
             require(keepAliveTimeoutMillis > 0, "keep-alive timeout must be positive");
             require(writeTimeoutMillis > 0, "write timeout must be positive");
             require(shutdownTimeoutMillis >= 0, "shutdown timeout must be 0 or more");
+            require(maxMessageSize >= 125, "max message size must be at least 125 bytes, got " + maxMessageSize);
+            require(maxPushQueue >= 1024, "max push queue must be at least 1024 bytes, got " + maxPushQueue);
+            require(pushTimeoutMillis >= 100, "push timeout must be at least 100 ms");
             return new ServerConfig(this);
         }
 

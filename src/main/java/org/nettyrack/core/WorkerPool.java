@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads the application runs on: between min and max threads, growing to max before
- * anything waits, then a bounded FIFO queue of waiting requests. FIFO across connections is
+ * anything waits, then a FIFO queue of waiting requests, bounded for requests. FIFO across connections is
  * what makes the server fair: a keep-alive connection's next request queues behind everyone
  * else's. {@link #submit} says no (the transport answers 503) when the queue is full.
  *
@@ -20,12 +20,14 @@ public final class WorkerPool implements Workers {
     private final ThreadPoolExecutor executor;
     private final AtomicInteger submitted = new AtomicInteger();
     private final AtomicInteger alive = new AtomicInteger();
+    private final int queueSize;
 
     public WorkerPool(int minThreads, int maxThreads, int queueSize) {
-        GrowFirstQueue queue = new GrowFirstQueue(Math.max(1, queueSize));
+        this.queueSize = Math.max(1, queueSize);
+        GrowFirstQueue queue = new GrowFirstQueue();
         this.executor = new ThreadPoolExecutor(minThreads, maxThreads, 60, TimeUnit.SECONDS, queue,
             new NamedThreads(alive), (task, pool) -> {
-                if (pool.isShutdown() || !queue.force(task)) {
+                if (pool.isShutdown() || !queue.force(task)) { // unbounded: refuses only when stopped
                     throw new RejectedExecutionException("worker queue full");
                 }
             });
@@ -35,6 +37,20 @@ public final class WorkerPool implements Workers {
     /** Runs the task on a worker, or returns false when the queue is full or the pool stopped. */
     @Override
     public boolean submit(Runnable task) {
+        if (executor.getQueue().size() >= queueSize) {
+            return false;
+        }
+        try {
+            execute(task);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
+    /** Runs the task on a worker, queueing past the request limit; refused only once stopped. */
+    @Override
+    public void execute(Runnable task) {
         submitted.incrementAndGet();
         try {
             executor.execute(() -> {
@@ -44,10 +60,9 @@ public final class WorkerPool implements Workers {
                     submitted.decrementAndGet();
                 }
             });
-            return true;
         } catch (RejectedExecutionException e) {
             submitted.decrementAndGet();
-            return false;
+            throw e;
         }
     }
 
@@ -73,8 +88,8 @@ public final class WorkerPool implements Workers {
     private final class GrowFirstQueue extends LinkedBlockingQueue<Runnable> {
         private static final long serialVersionUID = 1L;
 
-        GrowFirstQueue(int capacity) {
-            super(capacity);
+        GrowFirstQueue() {
+            super();
         }
 
         @Override

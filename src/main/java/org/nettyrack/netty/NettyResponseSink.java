@@ -178,6 +178,11 @@ final class NettyResponseSink implements ResponseSink {
         finish(channel.close(), true);
     }
 
+    @Override
+    public void upgrade(int status, ResponseHeaders headers, org.nettyrack.core.push.PushEndpoint endpoint) {
+        throw new UnsupportedOperationException("push is not wired into the Netty transport yet");
+    }
+
     void wakeWriter() {
         synchronized (writable) {
             writable.notifyAll();

@@ -15,8 +15,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The shape of the code: a core that imports only the JDK, and Netty, JRuby and (later) the
- * servlet API each confined to their own package, none importing another.
+ * The shape of the code: a core that imports only the JDK, and Netty, JRuby, Redis and (later)
+ * the servlet API each confined to their own package, none importing another.
  */
 class ImportBoundaryTest {
     private static final Path SOURCES = Path.of("src/main/java/org/nettyrack");
@@ -24,7 +24,8 @@ class ImportBoundaryTest {
 
     @ParameterizedTest(name = "{0} imports only {1}")
     @CsvSource(delimiter = ';', value = {
-        "core;    java.",
+        "core;    java. org.nettyrack.core.",
+        "redis;   java. redis.clients. org.nettyrack.core.",
         "netty;   java. io.netty. org.nettyrack.core.",
         "jruby;   java. org.jruby. org.jcodings. org.nettyrack.core.",
         "servlet; java. jakarta.servlet. javax.servlet. org.nettyrack.core.",

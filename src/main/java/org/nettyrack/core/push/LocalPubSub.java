@@ -1,0 +1,82 @@
+package org.nettyrack.core.push;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * In-process pub/sub: a concurrent map from channel to subscribers, delivered on the
+ * publisher's thread. Subscribing and publishing are lock-free; a broadcast to N subscribers
+ * is N {@link Subscriber#deliver} calls sharing one {@link Message}. Also the local fan-out
+ * stage of the engines that span processes.
+ */
+public final class LocalPubSub implements PubSub {
+    private final ConcurrentHashMap<String, Set<Subscriber>> channels = new ConcurrentHashMap<>();
+
+    @Override
+    public void subscribe(String channel, Subscriber subscriber) {
+        channels.computeIfAbsent(channel, c -> ConcurrentHashMap.newKeySet()).add(subscriber);
+    }
+
+    /** Like {@link #subscribe}; true when this is the channel's first subscriber. */
+    public boolean add(String channel, Subscriber subscriber) {
+        boolean[] first = {false};
+        channels.compute(channel, (c, set) -> {
+            if (set == null) {
+                set = ConcurrentHashMap.newKeySet();
+                first[0] = true;
+            }
+            set.add(subscriber);
+            return set;
+        });
+        return first[0];
+    }
+
+    @Override
+    public void unsubscribe(String channel, Subscriber subscriber) {
+        remove(channel, subscriber);
+    }
+
+    /** Like {@link #unsubscribe}; true when the channel has no subscribers left. */
+    public boolean remove(String channel, Subscriber subscriber) {
+        boolean[] emptied = {false};
+        channels.computeIfPresent(channel, (c, set) -> {
+            set.remove(subscriber);
+            if (set.isEmpty()) {
+                emptied[0] = true;
+                return null;
+            }
+            return set;
+        });
+        return emptied[0];
+    }
+
+    @Override
+    public void publish(String channel, byte[] data) {
+        deliver(Message.of(channel, data));
+    }
+
+    /** Hands a message to this process's subscribers of its channel. */
+    public void deliver(Message message) {
+        Set<Subscriber> subscribers = channels.get(message.channel());
+        if (subscribers == null) {
+            return;
+        }
+        for (Subscriber s : subscribers) {
+            try {
+                s.deliver(message);
+            } catch (RuntimeException e) {
+                e.printStackTrace(); // one bad subscriber must not starve the rest
+            }
+        }
+    }
+
+    /** The channels that have subscribers here. */
+    public Set<String> channels() {
+        return channels.keySet();
+    }
+
+    public int subscribers(String channel) {
+        Set<Subscriber> subscribers = channels.get(channel);
+        return subscribers == null ? 0 : subscribers.size();
+    }
+}

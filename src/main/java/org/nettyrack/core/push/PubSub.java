@@ -1,0 +1,36 @@
+package org.nettyrack.core.push;
+
+/**
+ * Publish/subscribe between push connections, and from code outside them. {@link LocalPubSub}
+ * reaches the connections of this process; the Redis engine (org.nettyrack.redis) reaches
+ * every process subscribed to the same Redis server.
+ *
+ * <p>All methods are thread-safe and none blocks on the network: {@link #publish} hands the
+ * message on and returns, delivering to local subscribers on the calling thread.
+ */
+public interface PubSub extends AutoCloseable {
+    /** Receives a channel's messages; must not block (push connections only queue). */
+    @FunctionalInterface
+    interface Subscriber {
+        void deliver(Message message);
+    }
+
+    /** One published message; the data array is shared by every subscriber and never changed. */
+    record Message(String channel, byte[] data, boolean text) {
+        public static Message of(String channel, byte[] data) {
+            return new Message(channel, data, Utf8.isValid(data));
+        }
+    }
+
+    void subscribe(String channel, Subscriber subscriber);
+
+    void unsubscribe(String channel, Subscriber subscriber);
+
+    /** Sends data to the channel's subscribers; the caller must not change the array afterwards. */
+    void publish(String channel, byte[] data);
+
+    /** Stops the engine's own threads and connections, if any. */
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,80 @@
+package org.nettyrack.core.push;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the application's {@code client} object does, without Ruby: writes (SSE data wrapped
+ * as events), and the connection's subscriptions. A plain subscription writes each message
+ * straight to the connection from the publisher's thread; one with a handler runs it in the
+ * connection's callback order. Subscriptions end with the connection ({@link #closed}).
+ */
+public final class PushClient {
+    private final PushConnection connection;
+    private final PubSub pubsub;
+    private final Map<String, PubSub.Subscriber> subscriptions = new ConcurrentHashMap<>();
+
+    public PushClient(PushConnection connection, PubSub pubsub) {
+        this.connection = connection;
+        this.pubsub = pubsub;
+    }
+
+    public PushConnection connection() {
+        return connection;
+    }
+
+    /** WebSocket: a text or binary message. SSE: one {@code data:} event. */
+    public boolean write(byte[] data, boolean text) {
+        if (connection.protocol() == Upgrade.SSE) {
+            return connection.send(SseEvent.data(data), true);
+        }
+        return connection.send(data, text);
+    }
+
+    /** SSE only: an event with fields; see {@link SseEvent#format}. */
+    public boolean writeEvent(String id, String event, long retryMillis, byte[] data) {
+        if (connection.protocol() != Upgrade.SSE) {
+            throw new IllegalStateException("id, event and retry are Server-Sent Event fields; this is a WebSocket");
+        }
+        return connection.send(SseEvent.format(id, event, retryMillis, data), true);
+    }
+
+    /**
+     * Subscribes this connection to a channel, replacing an earlier subscription to it.
+     * Without a handler each message is written to the client as is; with one, the handler
+     * gets it on a worker, in callback order, instead. No-op once the connection closed.
+     */
+    public void subscribe(String channel, PubSub.Subscriber handler) {
+        if (!connection.isOpen()) {
+            return;
+        }
+        PubSub.Subscriber subscriber = handler == null
+            ? message -> write(message.data(), message.text())
+            : message -> connection.schedule(() -> handler.deliver(message));
+        PubSub.Subscriber previous = subscriptions.put(channel, subscriber);
+        if (previous != null) {
+            pubsub.unsubscribe(channel, previous);
+        }
+        pubsub.subscribe(channel, subscriber);
+    }
+
+    /** True when the connection was subscribed to the channel. */
+    public boolean unsubscribe(String channel) {
+        PubSub.Subscriber subscriber = subscriptions.remove(channel);
+        if (subscriber != null) {
+            pubsub.unsubscribe(channel, subscriber);
+        }
+        return subscriber != null;
+    }
+
+    public void publish(String channel, byte[] data) {
+        pubsub.publish(channel, data);
+    }
+
+    /** Ends every subscription; the transport's session calls this when the connection ends. */
+    public void closed() {
+        for (String channel : subscriptions.keySet()) {
+            unsubscribe(channel);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package org.nettyrack.core.push;
+
+/**
+ * The transport's side of an upgraded connection (a WebSocket, or an SSE stream), safe to use
+ * from any thread. Writes never block: they queue, and the transport sends them in order.
+ * A client that stops reading cannot grow the queue past the configured limit
+ * ({@link org.nettyrack.core.ServerConfig#maxPushQueue()}): the write that would pass it
+ * returns false and the connection is closed (WebSocket status 1008).
+ */
+public interface PushConnection {
+    Upgrade protocol();
+
+    /**
+     * Queues one message and returns at once. WebSocket: a text frame when {@code text}, else
+     * binary. SSE: bytes of already formatted events ({@link SseEvent}). The array becomes the
+     * transport's: the caller must not change it afterwards. False once closed or closing.
+     */
+    boolean send(byte[] data, boolean text);
+
+    /** Closes after the queued data is sent: WebSocket status 1000, or the end of the SSE stream. */
+    void close();
+
+    /** True until {@link #close} was called or the connection ended. */
+    boolean isOpen();
+
+    /** Writes queued and not yet handed to the socket; -1 once closed. */
+    int pending();
+
+    /** Idle time before a ping (WebSocket) or keep-alive comment (SSE). */
+    long timeoutMillis();
+
+    void timeoutMillis(long millis);
+
+    /** Runs a task on a worker thread in this connection's callback order. */
+    void schedule(Runnable task);
+}

@@ -1,0 +1,132 @@
+package org.nettyrack.core.push;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.nettyrack.core.Workers;
+
+/**
+ * Runs one push connection's callbacks on the worker pool: the transport reports events from
+ * its I/O thread, and this class queues them and runs them on a worker, one at a time and in
+ * arrival order, so an application's handler never sees two callbacks of one connection at
+ * once. {@code on_close} runs exactly once and last; events after it are dropped.
+ *
+ * <p>At most one task per connection sits in the pool at a time; it runs a batch of events and
+ * hands the worker back, so a chatty connection cannot starve the others. Incoming messages
+ * the application has not yet handled are counted: {@link #message} returns false when the
+ * transport should stop reading, and the {@code resume} callback runs (on a worker) once the
+ * backlog has shrunk again.
+ */
+public final class PushSession {
+    private static final int BATCH = 16;
+    static final int HIGH_WATER = 64;
+    static final int LOW_WATER = 16;
+
+    private final Workers workers;
+    private final PushEndpoint endpoint;
+    private final PushConnection connection;
+    private final Runnable resume;
+    private final ConcurrentLinkedQueue<Runnable> events = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+    private final AtomicBoolean closing = new AtomicBoolean();
+    private final AtomicInteger unhandledMessages = new AtomicInteger();
+    private final Runnable drain = this::drain;
+    private volatile boolean paused;
+    private boolean closed; // touched only by the one worker running a batch
+
+    public PushSession(Workers workers, PushEndpoint endpoint, PushConnection connection, Runnable resume) {
+        this.workers = workers;
+        this.endpoint = endpoint;
+        this.connection = connection;
+        this.resume = resume;
+    }
+
+    public void opened() {
+        enqueue(() -> endpoint.onOpen(connection));
+    }
+
+    /** Queues a message; false when the transport should pause reading until {@code resume}. */
+    public boolean message(byte[] data, boolean text) {
+        int backlog = unhandledMessages.incrementAndGet();
+        enqueue(() -> {
+            int left = unhandledMessages.decrementAndGet();
+            try {
+                endpoint.onMessage(connection, data, text);
+            } finally {
+                if (paused && left <= LOW_WATER) {
+                    paused = false;
+                    resume.run();
+                }
+            }
+        });
+        if (backlog >= HIGH_WATER) {
+            paused = true;
+            return false;
+        }
+        return true;
+    }
+
+    public void drained() {
+        enqueue(() -> endpoint.onDrained(connection));
+    }
+
+    public void shutdown() {
+        enqueue(() -> endpoint.onShutdown(connection));
+    }
+
+    /** The connection ended, however it ended: queues on_close, once. */
+    public void closed() {
+        if (closing.compareAndSet(false, true)) {
+            enqueue(() -> {
+                closed = true;
+                endpoint.onClose(connection);
+            });
+        }
+    }
+
+    /** Runs any task in callback order (a subscription's block, for one). */
+    public void run(Runnable task) {
+        enqueue(task);
+    }
+
+    /** True once on_close has been queued. */
+    public boolean isClosing() {
+        return closing.get();
+    }
+
+    private void enqueue(Runnable event) {
+        events.add(event);
+        schedule();
+    }
+
+    private void schedule() {
+        if (scheduled.compareAndSet(false, true)) {
+            workers.execute(drain);
+        }
+    }
+
+    private void drain() {
+        try {
+            for (int i = 0; i < BATCH; i++) {
+                Runnable event = events.poll();
+                if (event == null) {
+                    break;
+                }
+                if (closed) {
+                    continue; // after on_close nothing more reaches the application
+                }
+                try {
+                    event.run();
+                } catch (RuntimeException e) {
+                    // The endpoint reports application errors itself; this is a last resort.
+                    e.printStackTrace();
+                }
+            }
+        } finally {
+            scheduled.set(false);
+            if (!events.isEmpty()) {
+                schedule();
+            }
+        }
+    }
+}
