@@ -19,14 +19,15 @@ module Nettyrack
 
     # binds: tcp:// URIs or [host, port] pairs, in addition to host/port when those are given.
     # access_log: nil, an IO (such as $stdout), or a java.io.OutputStream.
+    # pubsub: the engine clients subscribe and publish through (default: Nettyrack.pubsub).
     def initialize(app, host: nil, port: nil, binds: nil, threads: nil, development: false,
-                   errors: $stderr, access_log: nil, **limits)
+                   errors: $stderr, access_log: nil, pubsub: Nettyrack.pubsub, **limits)
       unknown = limits.keys - LIMIT_NAMES
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
 
       @configuration = Configuration.merge(layer(host, port, binds, threads, limits))
       config = JavaConfig.build(**@configuration.server_options, access_log: access_log)
-      bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development)
+      bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development, pubsub)
       @netty = Java::OrgNettyrackNetty::NettyServer.new(config, bridge)
     end
 

@@ -21,11 +21,13 @@ module BridgeHelper
     Timeout.timeout(seconds) { queue.pop }
   end
 
-  # Yields the port of a server running +app+; stops it afterwards.
-  def with_app(app, development: false, threads: [2, 4], errors: StringIO.new, **limits)
+  # Yields the port of a server running +app+; stops it afterwards. Each server gets its own
+  # in-process pub/sub unless +pubsub+ is given.
+  def with_app(app, development: false, threads: [2, 4], errors: StringIO.new,
+               pubsub: Java::OrgNettyrackCorePush::LocalPubSub.new, **limits)
     builder = Java::OrgNettyrackCore::ServerConfig.builder.bind("127.0.0.1", 0).threads(*threads)
     limits.each { |name, value| builder.public_send(name, value) }
-    bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development)
+    bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development, pubsub)
     server = Java::OrgNettyrackNetty::NettyServer.new(builder.build, bridge)
     server.start
     yield server.port, errors, server

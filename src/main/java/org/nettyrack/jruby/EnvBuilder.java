@@ -6,10 +6,12 @@ import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyHash;
 import org.jruby.RubyString;
+import org.jruby.RubySymbol;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
+import org.nettyrack.core.push.Upgrade;
 
 /**
  * Builds the Rack env of a request: the constant entries (frozen keys and values made once),
@@ -40,6 +42,8 @@ final class EnvBuilder {
     private final RubyString contentTypeHeader;
     private final RubyString contentLengthHeader;
     private final RubyString cookieKey;
+    private final RubySymbol websocket;
+    private final RubySymbol sse;
 
     EnvBuilder(Ruby runtime, EnvKeys keys, IRubyObject errors, String software) {
         this.runtime = runtime;
@@ -65,6 +69,8 @@ final class EnvBuilder {
         contentTypeHeader = keys.key("HTTP_CONTENT_TYPE");
         contentLengthHeader = keys.key("HTTP_CONTENT_LENGTH");
         cookieKey = keys.key("HTTP_COOKIE");
+        websocket = runtime.newSymbol("websocket");
+        sse = runtime.newSymbol("sse");
     }
 
     RubyHash build(ThreadContext context, RackRequest request, IRubyObject input) {
@@ -94,6 +100,12 @@ final class EnvBuilder {
         }
         env.op_aset(context, keys.rackInput, input);
         env.op_aset(context, keys.rackResponseFinished, RubyArray.newArray(runtime));
+        Upgrade upgrade = request.upgrade();
+        if (upgrade != Upgrade.NONE) {
+            // iodine's SPEC-WebSocket-Draft: "rack.upgrade?" is :websocket or :sse when the
+            // request may be upgraded; the app answers by setting "rack.upgrade" to a handler.
+            env.op_aset(context, keys.rackUpgradeP, upgrade == Upgrade.WEBSOCKET ? websocket : sse);
+        }
         return env;
     }
 

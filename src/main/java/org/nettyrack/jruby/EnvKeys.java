@@ -34,6 +34,8 @@ final class EnvKeys {
     final RubyString rackHijackP;
     final RubyString rackIsHijack;
     final RubyString rackResponseFinished;
+    final RubyString rackUpgradeP;
+    final RubyString rackUpgrade;
     final RubyString emptyString;
 
     private final Ruby runtime;
@@ -63,6 +65,8 @@ final class EnvKeys {
         rackHijackP = key("rack.hijack?");
         rackIsHijack = key("rack.hijack");
         rackResponseFinished = key("rack.response_finished");
+        rackUpgradeP = key("rack.upgrade?");
+        rackUpgrade = key("rack.upgrade");
         emptyString = key("");
     }
 

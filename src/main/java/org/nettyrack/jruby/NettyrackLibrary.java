@@ -7,7 +7,8 @@ import org.jruby.runtime.load.Library;
 
 /**
  * Registers every Ruby-visible Java class of nettyrack, once per runtime; lib/nettyrack.rb
- * calls it after loading the jars. Today that is {@code Nettyrack::ResponseStream}.
+ * calls it after loading the jars: {@code Nettyrack::ResponseStream} (streamed bodies) and
+ * {@code Nettyrack::Client} (push connections).
  */
 public final class NettyrackLibrary implements Library {
     @Override
@@ -18,14 +19,24 @@ public final class NettyrackLibrary implements Library {
         }
         RubyClass stream = nettyrack.defineClassUnder("ResponseStream", runtime.getObject(), ResponseStream::new);
         stream.defineAnnotatedMethods(ResponseStream.class);
+        RubyClass client = nettyrack.defineClassUnder("Client", runtime.getObject(), RubyClient::new);
+        client.defineAnnotatedMethods(RubyClient.class);
     }
 
     static ResponseStream.Factory streams(Ruby runtime) {
+        return new ResponseStream.Factory(defined(runtime, "ResponseStream"));
+    }
+
+    static RubyClass clientClass(Ruby runtime) {
+        return defined(runtime, "Client");
+    }
+
+    private static RubyClass defined(Ruby runtime, String name) {
         RubyModule nettyrack = runtime.getModule("Nettyrack");
-        if (nettyrack == null || nettyrack.getConstantAt("ResponseStream") == null) {
+        if (nettyrack == null || nettyrack.getConstantAt(name) == null) {
             new NettyrackLibrary().load(runtime, false);
             nettyrack = runtime.getModule("Nettyrack");
         }
-        return new ResponseStream.Factory((RubyClass) nettyrack.getConstantAt("ResponseStream"));
+        return (RubyClass) nettyrack.getConstantAt(name);
     }
 }

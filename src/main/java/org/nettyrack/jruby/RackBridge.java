@@ -16,6 +16,8 @@ import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
+import org.nettyrack.core.push.PubSub;
+import org.nettyrack.core.push.Upgrade;
 
 /**
  * The one place Ruby is entered: a worker thread hands a request here, and this class builds
@@ -26,14 +28,16 @@ import org.nettyrack.core.ResponseSink;
  *
  * <p>Flow: {@link RackInputs} → {@link EnvBuilder} → {@code app.call(env)} →
  * {@link ResponseHeadersReader} → {@link BodyWriter} → {@link ResponseSink}.
- * The {@code rack.upgrade} push seam belongs between the call and the body writer.
+ * When the app accepts a {@code rack.upgrade}, {@link PushEndpoints} takes the handler
+ * instead of the body writer, and the sink switches the connection to push.
  */
 public final class RackBridge implements RackHandler {
     private static final String SOFTWARE = "nettyrack";
 
     private final Ruby runtime;
     private final IRubyObject app;
-    private final IRubyObject errors;
+    private final AppErrors appErrors;
+    private final PushEndpoints pushEndpoints;
     private final boolean development;
     private final EnvKeys keys;
     private final EnvBuilder envBuilder;
@@ -43,14 +47,15 @@ public final class RackBridge implements RackHandler {
     private final CachingCallSite close = new NormalCachingCallSite("close");
     private final CachingCallSite callFinished = new NormalCachingCallSite("call");
 
-    public RackBridge(IRubyObject app, IRubyObject errors, boolean development) {
-        this(app, errors, development, SOFTWARE);
+    public RackBridge(IRubyObject app, IRubyObject errors, boolean development, PubSub pubsub) {
+        this(app, errors, development, pubsub, SOFTWARE);
     }
 
-    public RackBridge(IRubyObject app, IRubyObject errors, boolean development, String software) {
+    public RackBridge(IRubyObject app, IRubyObject errors, boolean development, PubSub pubsub, String software) {
         this.runtime = app.getRuntime();
         this.app = app;
-        this.errors = errors;
+        this.appErrors = new AppErrors(runtime, errors);
+        this.pushEndpoints = new PushEndpoints(runtime, appErrors, pubsub);
         this.development = development;
         this.keys = new EnvKeys(runtime);
         this.envBuilder = new EnvBuilder(runtime, keys, errors, software);
@@ -73,6 +78,13 @@ public final class RackBridge implements RackHandler {
             IRubyObject result = callApp.call(context, app, app, env);
             RubyArray<?> triple = toTriple(result);
             body = triple.entry(2);
+            IRubyObject handler = upgradeHandler(request, env, triple.entry(0));
+            if (handler != null) {
+                status = statusCode(triple.entry(0));
+                head = ResponseHeadersReader.read(context, triple.entry(1));
+                sink.upgrade(status, head.headers, pushEndpoints.open(context, handler, env, request.upgrade()));
+                return;
+            }
             status = status(triple.entry(0));
             head = ResponseHeadersReader.read(context, triple.entry(1));
             bodyWriter.write(context, status, head, body, sink);
@@ -106,7 +118,33 @@ public final class RackBridge implements RackHandler {
         return (RubyArray<?>) ary;
     }
 
+    /**
+     * iodine's SPEC-WebSocket-Draft: the app accepts an upgrade by setting
+     * {@code env['rack.upgrade']} and answering a status below 300 (0 and 101 included); the
+     * body is then never sent. The handler, or null for an ordinary response.
+     */
+    private IRubyObject upgradeHandler(RackRequest request, RubyHash env, IRubyObject status) {
+        if (request.upgrade() == Upgrade.NONE) {
+            return null;
+        }
+        IRubyObject handler = env.fastARef(keys.rackUpgrade);
+        int code = statusCode(status);
+        if (handler == null || handler.isNil() || code < 0 || code >= 300) {
+            return null;
+        }
+        return handler;
+    }
+
     private static int status(IRubyObject value) {
+        long code = statusCode(value);
+        if (code < 200 || code > 999) {
+            throw new InvalidResponse("invalid status " + value.inspect() + " (must be an Integer from 200 to 999)");
+        }
+        return (int) code;
+    }
+
+    /** The status as a number, or -1 when it is none. */
+    private static int statusCode(IRubyObject value) {
         long code;
         if (value instanceof RubyInteger) {
             code = ((RubyInteger) value).getLongValue();
@@ -119,16 +157,13 @@ public final class RackBridge implements RackHandler {
         } else {
             code = -1;
         }
-        if (code < 200 || code > 999) {
-            throw new InvalidResponse("invalid status " + value.inspect() + " (must be an Integer from 200 to 999)");
-        }
-        return (int) code;
+        return code < 0 || code > 999 ? -1 : (int) code;
     }
 
     /** Logs the failure to rack.errors and answers 500, or cuts the connection if it started. */
     private void fail(ThreadContext context, RackRequest request, ResponseSink sink, RuntimeException e) {
-        String report = describe(context, e);
-        log(context, "Error handling " + request.method() + " " + request.target() + ": " + report);
+        String report = AppErrors.describe(context, e);
+        appErrors.log(context, "Error handling " + request.method() + " " + request.target() + ": " + report);
         if (sink.started()) {
             sink.abort();
             return;
@@ -140,37 +175,6 @@ public final class RackBridge implements RackHandler {
         sink.respond(500, headers, bytes, 0, bytes.length);
     }
 
-    private static String describe(ThreadContext context, RuntimeException e) {
-        if (!(e instanceof RaiseException)) {
-            StringBuilder sb = new StringBuilder(e.toString());
-            for (StackTraceElement frame : e.getStackTrace()) {
-                sb.append("\n\t").append(frame);
-            }
-            return e instanceof InvalidResponse ? e.getMessage() : sb.toString();
-        }
-        RubyException exception = ((RaiseException) e).getException();
-        StringBuilder sb = new StringBuilder()
-            .append(exception.getMetaClass().getName()).append(": ")
-            .append(exception.message(context).asJavaString());
-        IRubyObject backtrace = exception.getBacktrace();
-        if (backtrace instanceof RubyArray) {
-            RubyArray<?> lines = (RubyArray<?>) backtrace;
-            for (int i = 0; i < lines.getLength(); i++) {
-                sb.append("\n\t").append(lines.entry(i).toString());
-            }
-        }
-        return sb.toString();
-    }
-
-    private void log(ThreadContext context, String line) {
-        try {
-            errors.callMethod(context, "write", RubyString.newString(runtime, line + "\n"));
-            errors.callMethod(context, "flush");
-        } catch (RaiseException ignored) {
-            System.err.println(line);
-        }
-    }
-
     private void closeQuietly(ThreadContext context, IRubyObject body) {
         if (body == null || !body.respondsTo("close")) {
             return;
@@ -178,7 +182,7 @@ public final class RackBridge implements RackHandler {
         try {
             close.call(context, body, body);
         } catch (RaiseException e) {
-            log(context, "Error closing body: " + describe(context, e));
+            appErrors.report(context, "Error closing body", e);
         }
     }
 
@@ -212,7 +216,7 @@ public final class RackBridge implements RackHandler {
                 callFinished.call(context, callback, callback,
                     new IRubyObject[] {env, runtime.newFixnum(status), headersHash, error});
             } catch (RaiseException e) {
-                log(context, "Error in rack.response_finished callback: " + describe(context, e));
+                appErrors.report(context, "Error in rack.response_finished callback", e);
             }
         }
     }

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.RequestBody;
+import org.nettyrack.core.push.Upgrade;
 
 /** A decoded Netty request head plus its fully read body, seen through the core's eyes. */
 final class NettyRackRequest implements RackRequest {
@@ -17,6 +18,7 @@ final class NettyRackRequest implements RackRequest {
     private final RequestBody body;
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
+    private final Upgrade upgrade;
     final long startNanos = System.nanoTime();
 
     NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local) {
@@ -24,6 +26,7 @@ final class NettyRackRequest implements RackRequest {
         this.body = body;
         this.remote = remote instanceof InetSocketAddress ? (InetSocketAddress) remote : null;
         this.local = local instanceof InetSocketAddress ? (InetSocketAddress) local : null;
+        this.upgrade = PushUpgrade.detect(head);
     }
 
     HttpRequest head() {
@@ -95,5 +98,10 @@ final class NettyRackRequest implements RackRequest {
     @Override
     public RequestBody body() {
         return body;
+    }
+
+    @Override
+    public Upgrade upgrade() {
+        return upgrade;
     }
 }

@@ -24,6 +24,8 @@ import java.nio.file.Path;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
+import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.Upgrade;
 
 /**
  * Writes one response onto a Netty channel from the worker thread that runs the app, and
@@ -178,9 +180,22 @@ final class NettyResponseSink implements ResponseSink {
         finish(channel.close(), true);
     }
 
+    /**
+     * Hands the connection over to push on the event loop ({@link PushUpgrade}); a request
+     * that announced no upgrade, or a server already draining, gets a plain error instead.
+     */
     @Override
-    public void upgrade(int status, ResponseHeaders headers, org.nettyrack.core.push.PushEndpoint endpoint) {
-        throw new UnsupportedOperationException("push is not wired into the Netty transport yet");
+    public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) {
+        if (request.upgrade() == Upgrade.NONE) {
+            throw new IllegalStateException("the request asked for no upgrade");
+        }
+        if (started) {
+            throw new IllegalStateException("response already started");
+        }
+        started = true;
+        finished = true;
+        this.status = request.upgrade() == Upgrade.WEBSOCKET ? 101 : status;
+        channel.eventLoop().execute(() -> dispatcher.upgraded(this, status, headers, endpoint));
     }
 
     void wakeWriter() {

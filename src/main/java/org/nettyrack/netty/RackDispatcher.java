@@ -13,6 +13,8 @@ import io.netty.util.ReferenceCountUtil;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import org.nettyrack.core.RequestBodyBuffer;
+import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.push.PushEndpoint;
 
 /**
  * Last in the pipeline, one per connection: turns decoded HTTP objects into complete
@@ -147,6 +149,35 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         ctx.channel().config().setAutoRead(true);
         ctx.pipeline().fireUserEventTriggered(ConnectionEvent.IDLE);
+    }
+
+    /**
+     * The application accepted an upgrade: the connection leaves HTTP for good. Requests
+     * pipelined behind the upgrade are dropped; the connection still counts as active (a
+     * graceful stop waits for it) until {@link PushHandler} sees it close.
+     */
+    void upgraded(NettyResponseSink sink, int status, ResponseHeaders headers, PushEndpoint endpoint) {
+        if (sink != inFlight) {
+            return;
+        }
+        inFlight = null;
+        NettyRackRequest request = sink.request();
+        request.body().close();
+        dropWaiting();
+        if (server.accessLog != null) {
+            server.accessLog.log(request.remoteAddress(), request.method(), request.target(),
+                request.protocol(), sink.status(), 0, request.startNanos);
+        }
+        if (!ctx.channel().isActive()) {
+            server.activeRequests.decrementAndGet();
+            server.workers.execute(() -> endpoint.onClose(null));
+            return;
+        }
+        if (!PushUpgrade.start(ctx.channel(), server, request, status, headers, endpoint)) {
+            server.activeRequests.decrementAndGet();
+            server.workers.execute(() -> endpoint.onClose(null));
+            ErrorResponses.sendAndClose(ctx, HttpResponseStatus.BAD_REQUEST);
+        }
     }
 
     @Override

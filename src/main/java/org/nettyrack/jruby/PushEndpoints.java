@@ -1,0 +1,122 @@
+package org.nettyrack.jruby;
+
+import org.jcodings.specific.ASCIIEncoding;
+import org.jcodings.specific.UTF8Encoding;
+import org.jruby.Ruby;
+import org.jruby.RubyClass;
+import org.jruby.RubyString;
+import org.jruby.exceptions.RaiseException;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.jruby.runtime.callsite.CachingCallSite;
+import org.jruby.runtime.callsite.NormalCachingCallSite;
+import org.jruby.util.ByteList;
+import org.nettyrack.core.push.PubSub;
+import org.nettyrack.core.push.PushClient;
+import org.nettyrack.core.push.PushConnection;
+import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.Upgrade;
+
+/**
+ * Adapts {@code env['rack.upgrade']} handlers to {@link PushEndpoint}. Which callbacks a
+ * handler has ({@code on_open}, {@code on_message}, {@code on_drained}, {@code on_shutdown},
+ * {@code on_close}) is checked once, when the connection is accepted, not per event. Each
+ * callback gets the connection's {@link RubyClient}; a callback that raises is reported to
+ * {@code rack.errors} and the connection goes on. Callbacks arrive on worker threads, one at
+ * a time per connection (the transport's session sees to that).
+ */
+final class PushEndpoints {
+    private final Ruby runtime;
+    private final AppErrors errors;
+    private final PubSub pubsub;
+    private final RubyClass clientClass;
+
+    PushEndpoints(Ruby runtime, AppErrors errors, PubSub pubsub) {
+        this.runtime = runtime;
+        this.errors = errors;
+        this.pubsub = pubsub;
+        this.clientClass = NettyrackLibrary.clientClass(runtime);
+    }
+
+    /** An endpoint for one accepted upgrade; called on the worker that ran the app. */
+    PushEndpoint open(ThreadContext context, IRubyObject handler, IRubyObject env, Upgrade protocol) {
+        RubyClient client = new RubyClient(runtime, clientClass, env, runtime.newSymbol(protocol.rackName()));
+        return new Endpoint(handler, client);
+    }
+
+    private final class Endpoint implements PushEndpoint {
+        private final IRubyObject handler;
+        private final RubyClient client;
+        private final CachingCallSite onOpen;
+        private final CachingCallSite onMessage;
+        private final CachingCallSite onDrained;
+        private final CachingCallSite onShutdown;
+        private final CachingCallSite onClose;
+
+        Endpoint(IRubyObject handler, RubyClient client) {
+            this.handler = handler;
+            this.client = client;
+            this.onOpen = callback("on_open");
+            this.onMessage = callback("on_message");
+            this.onDrained = callback("on_drained");
+            this.onShutdown = callback("on_shutdown");
+            this.onClose = callback("on_close");
+        }
+
+        private CachingCallSite callback(String name) {
+            return handler.respondsTo(name) ? new NormalCachingCallSite(name) : null;
+        }
+
+        @Override
+        public void onOpen(PushConnection connection) {
+            client.bind(new PushClient(connection, pubsub));
+            call(onOpen, "on_open");
+        }
+
+        @Override
+        public void onMessage(PushConnection connection, byte[] data, boolean text) {
+            if (onMessage == null) {
+                return;
+            }
+            RubyString message = RubyString.newString(runtime,
+                new ByteList(data, text ? UTF8Encoding.INSTANCE : ASCIIEncoding.INSTANCE, false));
+            ThreadContext context = runtime.getCurrentContext();
+            try {
+                onMessage.call(context, handler, handler, client, message);
+            } catch (RaiseException e) {
+                errors.report(context, "Error in on_message", e);
+            }
+        }
+
+        @Override
+        public void onDrained(PushConnection connection) {
+            call(onDrained, "on_drained");
+        }
+
+        @Override
+        public void onShutdown(PushConnection connection) {
+            call(onShutdown, "on_shutdown");
+        }
+
+        @Override
+        public void onClose(PushConnection connection) {
+            try {
+                call(onClose, "on_close");
+            } finally {
+                client.closed();
+            }
+        }
+
+        private void call(CachingCallSite site, String name) {
+            if (site == null) {
+                return;
+            }
+            ThreadContext context = runtime.getCurrentContext();
+            try {
+                site.call(context, handler, handler, client);
+            } catch (RaiseException e) {
+                errors.report(context, "Error in " + name, e);
+            }
+        }
+    }
+}

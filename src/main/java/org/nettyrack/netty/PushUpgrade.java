@@ -1,0 +1,182 @@
+package org.nettyrack.netty;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.websocketx.Utf8FrameValidator;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
+import io.netty.util.AsciiString;
+import java.util.Locale;
+import java.util.Set;
+import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.PushSession;
+import org.nettyrack.core.push.Upgrade;
+
+/**
+ * Switches an HTTP connection to push once the application has accepted the upgrade; runs on
+ * the event loop. WebSocket: Netty's handshaker answers 101 (with the application's headers,
+ * its chosen subprotocol and any permessage-deflate agreement) and swaps the HTTP codec for
+ * the frame codec. SSE: a {@code text/event-stream} response head, chunked. Either way the
+ * HTTP handlers leave the pipeline and a {@link PushHandler} takes over:
+ * <pre>
+ * WebSocket: frame encoder → frame decoder → [deflate] → UTF-8 validator → aggregator → idle → push
+ * SSE:       HTTP decoder → HTTP encoder → idle → push
+ * </pre>
+ * Reading stays paused until the handshake is on the wire; then {@code on_open} is queued.
+ */
+final class PushUpgrade {
+    private static final Set<String> NOT_FORWARDED = Set.of("connection", "upgrade", "content-length",
+        "transfer-encoding", "keep-alive", "sec-websocket-accept", "sec-websocket-extensions", "sec-websocket-protocol");
+    private static final AsciiString EVENT_STREAM = AsciiString.cached("text/event-stream");
+    private static final String[] HTTP_HANDLERS = {"timeouts", "guard", "continue", "dispatcher"};
+
+    private PushUpgrade() {
+    }
+
+    /** What the request may be upgraded to, judged from its head alone. */
+    static Upgrade detect(HttpRequest head) {
+        if (!"GET".equals(head.method().name())) {
+            return Upgrade.NONE;
+        }
+        HttpHeaders h = head.headers();
+        if (h.containsValue(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET, true)
+            && h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)
+            && h.contains(HttpHeaderNames.SEC_WEBSOCKET_KEY)
+            && "13".equals(h.get(HttpHeaderNames.SEC_WEBSOCKET_VERSION))
+            && head.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            return Upgrade.WEBSOCKET;
+        }
+        String accept = h.get(HttpHeaderNames.ACCEPT);
+        if (accept != null && AsciiString.containsIgnoreCase(accept, EVENT_STREAM)) {
+            return Upgrade.SSE;
+        }
+        return Upgrade.NONE;
+    }
+
+    /** Starts the push conversation; false when the handshake could not be made (the caller answers 400). */
+    static boolean start(Channel channel, ServerState server, NettyRackRequest request, int status,
+                         ResponseHeaders headers, PushEndpoint endpoint) {
+        ServerConfig config = server.config;
+        Upgrade protocol = request.upgrade();
+        PushFraming framing = protocol == Upgrade.WEBSOCKET ? PushFraming.WEBSOCKET : PushFraming.SSE;
+        NettyPushConnection connection = new NettyPushConnection(channel, framing, config.maxPushQueue(),
+            config.pushTimeoutMillis());
+        PushSession session = new PushSession(server.workers, endpoint, connection,
+            () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)));
+        PushHandler handler = new PushHandler(connection, session, server.activeRequests);
+        connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
+        channel.config().setAutoRead(false);
+
+        ChannelFuture handshake = protocol == Upgrade.WEBSOCKET
+            ? websocket(channel, request, headers, config)
+            : sse(channel, request, status, headers);
+        if (handshake == null) {
+            return false;
+        }
+        ChannelPipeline p = channel.pipeline();
+        for (String name : HTTP_HANDLERS) {
+            if (p.get(name) != null) {
+                p.remove(name);
+            }
+        }
+        p.addLast(PushHandler.IDLE, PushHandler.idleHandler(protocol, connection.timeoutMillis()));
+        p.addLast("push", handler);
+        handshake.addListener(f -> {
+            if (f.isSuccess()) {
+                session.opened();
+                channel.config().setAutoRead(true);
+            } else {
+                channel.close(); // PushHandler sees it go and queues on_close
+            }
+        });
+        return true;
+    }
+
+    private static ChannelFuture websocket(Channel channel, NettyRackRequest request, ResponseHeaders app,
+                                           ServerConfig config) {
+        HttpRequest head = request.head();
+        WebSocketServerExtension deflate = WebSocketDeflate.negotiate(
+            head.headers().get(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS), config.maxMessageSize());
+        WebSocketDecoderConfig decoderConfig = WebSocketDecoderConfig.newBuilder()
+            .maxFramePayloadLength(config.maxMessageSize())
+            .allowExtensions(deflate != null)
+            .closeOnProtocolViolation(true)
+            .build();
+        String url = "ws://" + (head.headers().get(HttpHeaderNames.HOST, "localhost")) + head.uri();
+        FullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
+            Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE);
+        WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(url,
+            app.get("sec-websocket-protocol"), decoderConfig).newHandshaker(full);
+        if (handshaker == null) {
+            return null; // detect() only lets version 13 through
+        }
+        HttpHeaders out = forwarded(app);
+        if (deflate != null) {
+            out.set(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS, WebSocketDeflate.responseHeader(deflate));
+        }
+        ChannelFuture done;
+        try {
+            done = handshaker.handshake(channel, full, out, channel.newPromise());
+        } catch (RuntimeException invalid) {
+            return null;
+        }
+        ChannelPipeline p = channel.pipeline();
+        // The 101 has passed the pipeline already. Move the frame encoder ahead of the decoder,
+        // so the close frames the decoder itself writes (1002, 1009) get encoded too.
+        p.remove("wsencoder");
+        p.addBefore("wsdecoder", "wsencoder", new WebSocket13FrameEncoder(false));
+        String last = "wsdecoder";
+        if (deflate != null) {
+            p.addAfter(last, "wsdeflate-decoder", deflate.newExtensionDecoder());
+            p.addAfter("wsdeflate-decoder", "wsdeflate-encoder", deflate.newExtensionEncoder());
+            last = "wsdeflate-encoder";
+        }
+        p.addAfter(last, "wsutf8", new Utf8FrameValidator(true));
+        p.addAfter("wsutf8", "wsaggregator", new WebSocketFrameAggregator(config.maxMessageSize()));
+        return done;
+    }
+
+    private static ChannelFuture sse(Channel channel, NettyRackRequest request, int status, ResponseHeaders app) {
+        HttpHeaders out = forwarded(app);
+        out.set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream"); // EventSource accepts nothing else
+        if (!out.contains(HttpHeaderNames.CACHE_CONTROL)) {
+            out.set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+        }
+        if (request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+        } else {
+            out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        HttpResponseStatus code = HttpResponseStatus.valueOf(status < 200 ? 200 : status); // 0 and 101 mean "upgrade"
+        return channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, code, out));
+    }
+
+    private static HttpHeaders forwarded(ResponseHeaders app) {
+        HttpHeaders out = DefaultHttpHeadersFactory.headersFactory().withValidation(false).newHeaders();
+        for (int i = 0; i < app.size(); i++) {
+            if (!NOT_FORWARDED.contains(app.name(i).toLowerCase(Locale.ROOT))) {
+                out.add(app.name(i), app.value(i));
+            }
+        }
+        return out;
+    }
+}
