@@ -3,6 +3,7 @@
 require "etc"
 require "optparse"
 require_relative "configuration"
+require_relative "pubsub"
 require_relative "version"
 
 module Nettyrack
@@ -12,8 +13,10 @@ module Nettyrack
   class CLI
     attr_reader :settings, :config_file, :action
 
-    def initialize(cores: Etc.nprocessors)
+    # env: where `--pubsub redis` finds $REDIS_URL.
+    def initialize(cores: Etc.nprocessors, env: ENV)
       @cores = cores
+      @env = env
       @settings = {}
       @config_file = nil
       @action = :run
@@ -75,6 +78,10 @@ module Nettyrack
       opts.on("-q", "--quiet", "print nothing on boot and shutdown") { @settings[:quiet] = true }
       opts.on("--access-log[=FILE]", "log each request (Common Log Format) to FILE, or stdout") do |value|
         @settings[:access_log] = value.nil? || value == "-" ? :stdout : value
+      end
+      opts.on("--pubsub URL", "pub/sub across processes through Redis: redis://HOST[:PORT][/DB],",
+              "or `redis` for $REDIS_URL; `local` keeps it in-process (default)") do |value|
+        @settings[:pubsub] = read("--pubsub") { PubSub.setting(value, @env) }
       end
     end
 

@@ -41,7 +41,8 @@ module Nettyrack
       io_threads: 0,              # 0: one per core
       max_message_size: 1 * MIB,  # WebSocket message received, fragments joined
       max_push_queue: 1 * MIB,    # bytes waiting for one slow WebSocket/SSE client
-      push_timeout: 40            # ping / keep-alive comment after this idle time
+      push_timeout: 40,           # ping / keep-alive comment after this idle time
+      pubsub: nil                 # nil: in-process; a redis:// URL: through Redis (PubSub.setting)
     }.freeze
 
     def self.merge(*layers, cores: Etc.nprocessors)
@@ -123,6 +124,7 @@ module Nettyrack
     def rackup = @settings[:rackup]
     def directory = @settings[:directory]
     def access_log = @settings[:access_log]
+    def pubsub = @settings[:pubsub]
     def quiet? = @settings[:quiet]
     def development? = environment == "development"
 

@@ -3,6 +3,7 @@
 require_relative "coerce"
 require_relative "configuration"
 require_relative "limits"
+require_relative "pubsub"
 
 module Nettyrack
   # A config file (nettyrack -C FILE): Ruby that calls the methods below, read into a settings
@@ -95,6 +96,15 @@ module Nettyrack
     #   access_log false
     def access_log(path = :stdout)
       set(:access_log, path == false || path.nil? ? nil : path)
+    end
+
+    # Where client.subscribe/publish and Nettyrack.publish messages travel: through a Redis
+    # server, so they reach every process using it; :redis for $REDIS_URL; :local (default)
+    # for this process only.
+    #   pubsub "redis://10.0.0.5:6379/0"
+    #   pubsub :redis
+    def pubsub(url)
+      set(:pubsub, PubSub.setting(url))
     end
 
     # Limits and timeouts (sizes: bytes or "64k", "10m"; durations: seconds or "500ms"):

@@ -6,14 +6,15 @@ require_relative "cli"
 require_relative "configuration"
 require_relative "dsl"
 require_relative "errors"
+require_relative "pubsub"
 require_relative "stop_signal"
 
 module Nettyrack
   # `nettyrack [options] [config.ru]`, from ARGV to an exit status:
   #
   #   CLI + config file (DSL) + ENV → Configuration → chdir, RACK_ENV → jars → settings checked
-  #   by Java → config.ru (AppLoader) → Server#start → boot line → SIGINT/SIGTERM (StopSignal)
-  #   → Server#stop → 0
+  #   by Java → pub/sub engine (Nettyrack.pubsub) → config.ru (AppLoader) → Server#start → boot
+  #   line → SIGINT/SIGTERM (StopSignal) → Server#stop → engine closed → 0
   #
   # Any Nettyrack::Error on the way is one line on stderr and status 1, without a backtrace.
   # bin/nettyrack checks that this is JRuby (Platform) before loading this file.
@@ -26,7 +27,7 @@ module Nettyrack
     end
 
     def run
-      cli = CLI.new.parse(@argv)
+      cli = CLI.new(env: @env).parse(@argv)
       return say(cli.help) if cli.action == :help
       return say("nettyrack #{VERSION}") if cli.action == :version
 
@@ -50,6 +51,7 @@ module Nettyrack
       @env["RACK_ENV"] = config.environment
       load_server
       JavaConfig.build(**config.server_options) # a bad value fails here, before a slow app load
+      pubsub = use_pubsub(config.pubsub) # before the app loads: config.ru may publish
       app = AppLoader.load(config.rackup)
       stop = StopSignal.new.trap("INT", "TERM")
       server = start(app, config)
@@ -60,11 +62,26 @@ module Nettyrack
       0
     ensure
       stop&.restore
+      drop_pubsub(pubsub)
     end
 
     def start(app, config)
       Server.new(app, **config.server_options, development: config.development?, errors: @err,
-                      access_log: open_access_log(config.access_log)).start
+                      access_log: open_access_log(config.access_log), pubsub: Nettyrack.pubsub).start
+    end
+
+    # The Redis engine, when configured, becomes the process's (Nettyrack.pubsub) for this run.
+    def use_pubsub(setting)
+      engine = PubSub.engine(setting, errors: @err) or return nil
+      @outer_pubsub = Nettyrack.pubsub
+      Nettyrack.pubsub = engine
+    end
+
+    def drop_pubsub(engine)
+      return unless engine
+
+      Nettyrack.pubsub = @outer_pubsub
+      engine.close
     end
 
     def enter(directory)

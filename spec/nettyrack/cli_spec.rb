@@ -68,17 +68,33 @@ RSpec.describe Nettyrack::CLI do
     it "does not take the rackup file for the access log's FILE" do
       expect(settings("--access-log", "app.ru")).to eq(access_log: :stdout, rackup: "app.ru")
     end
+
+    it "takes a Redis URL for --pubsub, $REDIS_URL for `redis`, and nil (in-process) for `local`" do
+      cli = described_class.new(cores: 2, env: { "REDIS_URL" => "redis://cache:6380/1" })
+      expect([settings("--pubsub", "redis://10.0.0.5"), cli.parse(%w[--pubsub redis]).settings, settings("--pubsub=local")])
+        .to eq([{ pubsub: "redis://10.0.0.5" }, { pubsub: "redis://cache:6380/1" }, { pubsub: nil }])
+    end
+
+    it "names --pubsub in its errors" do
+      cli = described_class.new(cores: 2, env: {})
+      expect { cli.parse(%w[--pubsub redis]) }
+        .to raise_error(Nettyrack::ConfigError, "invalid --pubsub: $REDIS_URL is not set (set it, or give the URL: redis://HOST:PORT)")
+      expect(error("--pubsub", "redis://h:99999"))
+        .to eq('invalid --pubsub: "redis://h:99999" is not a Redis URL (port 99999 is not in 1..65535)')
+      expect(error("--pubsub", "nats://h")).to start_with('invalid --pubsub: "nats://h" is not a pub/sub engine (use local, redis')
+    end
   end
 
   describe "limits" do
     it "has a flag for every limit, reading sizes and durations" do
       argv = %w[--max-body-size 10m --max-header-size 32k --max-uri-length 4096 --max-headers 50 --body-buffer 1m
                 --header-timeout 5 --keep-alive-timeout 500ms --write-timeout 1.5 --shutdown-timeout 2m
-                --queue-size 10 --io-threads 4]
+                --queue-size 10 --io-threads 4 --max-message-size 64k --max-push-queue 2m --push-timeout 30]
       expect(settings(*argv)).to eq(
         max_body_size: 10 * 1024 * 1024, max_header_size: 32 * 1024, max_uri_length: 4096, max_headers: 50,
         body_buffer: 1024 * 1024, header_timeout: 5, keep_alive_timeout: 0.5, write_timeout: 1.5,
-        shutdown_timeout: 120, queue_size: 10, io_threads: 4
+        shutdown_timeout: 120, queue_size: 10, io_threads: 4, max_message_size: 64 * 1024,
+        max_push_queue: 2 * 1024 * 1024, push_timeout: 30
       )
       expect(settings(*argv).keys).to match_array(Nettyrack::LIMIT_NAMES)
     end
@@ -103,7 +119,7 @@ RSpec.describe Nettyrack::CLI do
 
     it "documents every flag with its default" do
       help = described_class.new(cores: 2).help
-      flags = %w[--port --bind --threads --environment --config --dir --quiet --access-log --version --help]
+      flags = %w[--port --bind --threads --environment --config --dir --quiet --access-log --pubsub --version --help]
       expect(flags + Nettyrack::LIMITS.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
       expect(help).to include("(default 9292)", "--max-body-size BYTES", "(default 100m)", "(default 16k)", "(default 30s)")
     end

@@ -7,7 +7,8 @@ RSpec.describe Nettyrack::Configuration do
         host: "0.0.0.0", port: 9292, environment: "development", rackup: "config.ru", quiet: false,
         access_log: nil, max_body_size: 100 * 1024 * 1024, max_header_size: 16 * 1024,
         max_uri_length: 8 * 1024, max_headers: 100, body_buffer: 128 * 1024, header_timeout: 30,
-        keep_alive_timeout: 20, write_timeout: 60, shutdown_timeout: 30, queue_size: 1024, io_threads: 0
+        keep_alive_timeout: 20, write_timeout: 60, shutdown_timeout: 30, queue_size: 1024, io_threads: 0,
+        pubsub: nil
       )
     end
 
@@ -42,6 +43,12 @@ RSpec.describe Nettyrack::Configuration do
     it "keeps a lower layer's minimum when only a maximum is given, capped at that maximum" do
       expect(described_class.merge({ threads: [4, 32] }, { threads: [nil, 8] }).threads).to eq([4, 8])
       expect(described_class.merge({ threads: [4, 32] }, { threads: [nil, 2] }).threads).to eq([2, 2])
+    end
+
+    it "keeps pub/sub in-process unless a layer names a Redis URL, which a later `local` (nil) undoes" do
+      expect(described_class.merge.pubsub).to be_nil
+      expect(described_class.merge({ pubsub: "redis://h:6379" }).pubsub).to eq("redis://h:6379")
+      expect(described_class.merge({ pubsub: "redis://h:6379" }, { pubsub: nil }).pubsub).to be_nil
     end
 
     it "refuses a setting it does not know" do

@@ -50,6 +50,11 @@ RSpec.describe Nettyrack::DSL do
       .to eq([{ access_log: :stdout }, { access_log: "log/a.log" }, { access_log: nil }])
   end
 
+  it "reads pubsub as a Redis URL, or :local for in-process" do
+    expect([load_config('pubsub "redis://10.0.0.5:6379/2"'), load_config("pubsub :local")])
+      .to eq([{ pubsub: "redis://10.0.0.5:6379/2" }, { pubsub: nil }])
+  end
+
   it "has a method for every limit, taking numbers or strings" do
     layer = load_config(<<~RUBY)
       max_body_size 10 * 1024 * 1024
@@ -88,6 +93,7 @@ RSpec.describe Nettyrack::DSL do
       expect(error_for("max_body_size '10x'")).to eq('DIR/nettyrack.rb:1: "10x" is not a size (use bytes, or 64k, 10m, 1g)')
       expect(error_for("\nbind 'unix:///tmp/s'"))
         .to eq("DIR/nettyrack.rb:2: unix:// binds are not supported yet (unix:///tmp/s); use tcp://HOST:PORT")
+      expect(error_for("port 1\npubsub 'redis://h:0'")).to eq('DIR/nettyrack.rb:2: "redis://h:0" is not a Redis URL (port 0 is not in 1..65535)')
     end
 
     it "reports a wrong number of arguments" do

@@ -1,0 +1,74 @@
+# frozen_string_literal: true
+
+require "uri"
+require_relative "errors"
+
+module Nettyrack
+  # The pub/sub engine setting: where client.subscribe/publish and Nettyrack.publish messages
+  # travel. nil is in-process (Nettyrack.pubsub's LocalPubSub: this process only); a redis://
+  # or rediss:// URL is through that Redis server, shared by every nettyrack process using it.
+  #
+  #   PubSub.setting("redis://10.0.0.5:6379/2")  # => "redis://10.0.0.5:6379/2" (checked)
+  #   PubSub.setting("redis", ENV)               # => ENV["REDIS_URL"] (checked)
+  #   PubSub.setting("local")                    # => nil
+  #   PubSub.engine(url, errors: $stderr)        # => a started org.nettyrack.redis.RedisPubSub
+  #
+  # setting is parsing only (the CLI and config file use it); engine needs the jars loaded.
+  module PubSub
+    module_function
+
+    USAGE = "use local, redis for $REDIS_URL, or redis://[:PASSWORD@]HOST[:PORT][/DB]; rediss:// for TLS"
+    URL_SHAPE = "use redis://[:PASSWORD@]HOST[:PORT][/DB]"
+
+    def setting(value, env = ENV)
+      case value
+      when nil, false, "local", :local then nil
+      when "redis", :redis then from_env(env)
+      else url(value)
+      end
+    end
+
+    # A redis:// or rediss:// URL, returned as given once it is known to be usable.
+    def url(value)
+      text = value.to_s.strip
+      raise ConfigError, "#{value.inspect} is not a pub/sub engine (#{USAGE})" unless text.match?(%r{\Arediss?://})
+
+      problem = url_problem(URI.parse(text))
+      raise ConfigError, "#{value.inspect} is not a Redis URL (#{problem})" if problem
+
+      text
+    rescue URI::InvalidURIError
+      raise ConfigError, "#{value.inspect} is not a Redis URL (#{URL_SHAPE})"
+    end
+
+    # The engine for a setting: nil for in-process (Nettyrack.pubsub stays as it is), else a
+    # RedisPubSub, connecting in the background and logging its trouble to errors.
+    def engine(setting, errors: $stderr)
+      return nil if setting.nil?
+
+      Java::OrgNettyrackRedis::RedisPubSub.builder(setting).logTo(errors.to_outputstream).start
+    rescue Java::JavaLang::IllegalArgumentException => e
+      raise ConfigError, e.message
+    end
+
+    def from_env(env)
+      value = env["REDIS_URL"].to_s
+      raise ConfigError, "$REDIS_URL is not set (set it, or give the URL: redis://HOST:PORT)" if value.strip.empty?
+
+      url(value)
+    rescue ConfigError => e
+      raise ConfigError, e.message.start_with?("$REDIS_URL") ? e.message : "invalid $REDIS_URL: #{e.message}"
+    end
+
+    def url_problem(uri)
+      return "no host" if uri.host.to_s.empty?
+      return "port #{uri.port} is not in 1..65535" if uri.port && !uri.port.between?(1, 65_535)
+      return "no ?query or #fragment allowed" if uri.query || uri.fragment
+      return "the path must be a database number, like /0" unless uri.path.to_s.match?(%r{\A(?:/\d{0,5})?\z})
+
+      nil
+    end
+
+    private_class_method :from_env, :url_problem
+  end
+end

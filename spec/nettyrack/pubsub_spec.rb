@@ -1,0 +1,66 @@
+# frozen_string_literal: true
+
+require "stringio"
+require "nettyrack/pubsub"
+
+RSpec.describe Nettyrack::PubSub do
+  def error(value, env = {})
+    described_class.setting(value, env)
+    raise "no error"
+  rescue Nettyrack::ConfigError => e
+    e.message
+  end
+
+  describe ".setting" do
+    it "keeps pub/sub in-process for nil, false and local" do
+      expect([nil, false, "local", :local].map { |value| described_class.setting(value, {}) }).to eq([nil] * 4)
+    end
+
+    it "takes redis:// and rediss:// URLs as they are" do
+      urls = %w[redis://127.0.0.1 redis://redis.internal:6380/3 redis://:s3cret@h:1/ redis://app:pw@[::1]:7000
+                rediss://h:6390]
+      expect(urls.map { |url| described_class.setting(url, {}) }).to eq(urls)
+    end
+
+    it "reads $REDIS_URL for redis alone" do
+      env = { "REDIS_URL" => "redis://cache:6379/1" }
+      expect([described_class.setting("redis", env), described_class.setting(:redis, env)])
+        .to eq(["redis://cache:6379/1", "redis://cache:6379/1"])
+    end
+
+    it "says what to do when $REDIS_URL is unset or bad" do
+      expect(error("redis", {})).to eq("$REDIS_URL is not set (set it, or give the URL: redis://HOST:PORT)")
+      expect(error("redis", { "REDIS_URL" => " " })).to start_with("$REDIS_URL is not set")
+      expect(error("redis", { "REDIS_URL" => "redis://h:0" }))
+        .to eq('invalid $REDIS_URL: "redis://h:0" is not a Redis URL (port 0 is not in 1..65535)')
+    end
+
+    it "names what is wrong with a URL" do
+      expect(error("memcached://h")).to eq('"memcached://h" is not a pub/sub engine (use local, redis for ' \
+                                           "$REDIS_URL, or redis://[:PASSWORD@]HOST[:PORT][/DB]; rediss:// for TLS)")
+      expect(error("127.0.0.1:6379")).to start_with('"127.0.0.1:6379" is not a pub/sub engine')
+      expect(error("redis://h:70000")).to eq('"redis://h:70000" is not a Redis URL (port 70000 is not in 1..65535)')
+      expect(error("redis://h:port")).to eq('"redis://h:port" is not a Redis URL (use redis://[:PASSWORD@]HOST[:PORT][/DB])')
+      expect(error("redis://")).to eq('"redis://" is not a Redis URL (no host)')
+      expect(error("redis://h/cache")).to eq('"redis://h/cache" is not a Redis URL (the path must be a database number, like /0)')
+      expect(error("redis://h?db=1")).to eq('"redis://h?db=1" is not a Redis URL (no ?query or #fragment allowed)')
+    end
+  end
+
+  describe ".engine" do
+    it("is nil for in-process pub/sub") { expect(described_class.engine(nil)).to be_nil }
+
+    it "starts a Redis engine that logs to the error stream, without waiting for Redis" do
+      errors = StringIO.new
+      port = TCPServer.open("127.0.0.1", 0) { |server| server.addr[1] } # nobody listens there now
+      engine = described_class.engine("redis://127.0.0.1:#{port}", errors: errors)
+      expect(engine).to be_a(Java::OrgNettyrackCorePush::PubSub)
+      expect(engine.publish("c", "queued".to_java_bytes)).to be_nil
+      limit = Deadline.now + 20
+      IO.select(nil, nil, nil, 0.02) while errors.string.empty? && Deadline.now < limit
+      expect(errors.string).to match(%r{\Anettyrack: pubsub: cannot reach Redis at redis://127\.0\.0\.1:#{port} \(.+\); retrying\n\z})
+    ensure
+      engine&.close
+    end
+  end
+end

@@ -1,0 +1,185 @@
+package org.nettyrack.redis;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.nettyrack.core.push.LocalPubSub;
+import org.nettyrack.core.push.PubSub;
+
+/**
+ * Pub/sub across processes through a Redis server: a message published in one nettyrack
+ * process reaches the subscribers of its channel in every process using the same Redis.
+ *
+ * <pre>
+ * publish ─→ PublishQueue ─→ Writer thread ─PUBLISH─→ Redis ─→ SubscriberLoop thread ─→ LocalPubSub ─→ subscribers
+ * subscribe ─→ LocalPubSub (first/last subscriber of a channel?) ─→ Subscriptions ─→ Writer ─SUBSCRIBE─→ Redis
+ * </pre>
+ *
+ * <p>No method blocks on the network: publish only queues (dropping the oldest message when
+ * the queue is full), subscribe only marks the channel for the writer. Local subscribers get
+ * a message when Redis sends it back, in the order every other process sees. Channel names
+ * go to Redis as UTF-8; message bytes as they are. While Redis is away nothing is delivered,
+ * publishing still returns at once, and both threads reconnect with backoff (100 ms doubling
+ * to 5 s by default), then subscribe again to every channel with local subscribers.
+ *
+ * <pre>
+ * RedisPubSub engine = RedisPubSub.builder("redis://127.0.0.1:6379").logTo(System.err).start();
+ * </pre>
+ */
+public final class RedisPubSub implements PubSub {
+    private static final long STOP_MILLIS = 5_000;
+
+    private final RedisUrl url;
+    private final LocalPubSub local = new LocalPubSub();
+    private final Subscriptions subscriptions = new Subscriptions(local);
+    private final PublishQueue queue;
+    private final SubscriberLoop subscriber;
+    private final Thread subscriberThread;
+    private final Thread writerThread;
+
+    private RedisPubSub(Builder b) {
+        this.url = b.url;
+        LinkStatus status = new LinkStatus(url, b.log);
+        Connector connector = new Connector(url, b.timeoutMillis, (int) Math.min(Integer.MAX_VALUE, 3 * b.pingMillis));
+        this.queue = new PublishQueue(b.queueCapacity, status);
+        this.subscriber = new SubscriberLoop(connector, local, subscriptions, queue, status,
+            new Backoff(b.minBackoffMillis, b.maxBackoffMillis), "nettyrack:pubsub:control:" + UUID.randomUUID());
+        Writer writer = new Writer(connector, queue, subscriptions, status,
+            new Backoff(b.minBackoffMillis, b.maxBackoffMillis), b.pingMillis);
+        this.subscriberThread = daemon(subscriber, "nettyrack-pubsub-subscriber");
+        this.writerThread = daemon(writer, "nettyrack-pubsub-writer");
+    }
+
+    public static Builder builder(String url) {
+        return new Builder(RedisUrl.parse(url));
+    }
+
+    @Override
+    public void subscribe(String channel, Subscriber subscriber) {
+        if (local.add(channel, subscriber)) {
+            subscriptions.changed(channel);
+            queue.wake();
+        }
+    }
+
+    @Override
+    public void unsubscribe(String channel, Subscriber subscriber) {
+        if (local.remove(channel, subscriber)) {
+            subscriptions.changed(channel);
+            queue.wake();
+        }
+    }
+
+    @Override
+    public void publish(String channel, byte[] data) {
+        queue.offer(new PublishQueue.Outgoing(Subscriptions.bytes(channel), data));
+    }
+
+    /** Stops both threads: sends what is queued if connected, waits at most 5 s in all. */
+    @Override
+    public void close() {
+        queue.close();
+        subscriber.stop();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_MILLIS);
+        join(subscriberThread, deadline);
+        join(writerThread, deadline);
+    }
+
+    /** Messages waiting for Redis. */
+    public int queued() {
+        return queue.size();
+    }
+
+    public RedisUrl url() {
+        return url;
+    }
+
+    @Override
+    public String toString() {
+        return "RedisPubSub(" + url + ")";
+    }
+
+    private static Thread daemon(Runnable loop, String name) {
+        Thread thread = new Thread(loop, name);
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
+    }
+
+    private static void join(Thread thread, long deadline) {
+        try {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The engine's settings; {@link #start} connects (in the background) and returns it. */
+    public static final class Builder {
+        private final RedisUrl url;
+        private int queueCapacity = 10_000;
+        private Consumer<String> log = line -> { };
+        private long minBackoffMillis = 100;
+        private long maxBackoffMillis = 5_000;
+        private long pingMillis = 10_000;
+        private int timeoutMillis = 2_000;
+
+        private Builder(RedisUrl url) {
+            this.url = url;
+        }
+
+        /** Messages that may wait for Redis; the oldest are dropped beyond it. Default 10,000. */
+        public Builder queueCapacity(int messages) {
+            this.queueCapacity = messages;
+            return this;
+        }
+
+        /** Where the engine's lines go ("nettyrack: pubsub: lost Redis at ..."). Default: nowhere. */
+        public Builder log(Consumer<String> sink) {
+            this.log = sink;
+            return this;
+        }
+
+        /** Like {@link #log}, one line at a time to a stream (the server's error stream). */
+        public Builder logTo(OutputStream stream) {
+            PrintStream out = new PrintStream(stream, true, StandardCharsets.UTF_8);
+            return log(out::println);
+        }
+
+        /** Reconnection delays: the first, doubling up to the last. Default 100 ms to 5 s. */
+        public Builder backoff(long minMillis, long maxMillis) {
+            Backoff.check(minMillis, maxMillis);
+            this.minBackoffMillis = minMillis;
+            this.maxBackoffMillis = maxMillis;
+            return this;
+        }
+
+        /** How often the subscriber connection is pinged; it is given up after 3 silent intervals. */
+        public Builder pingMillis(long millis) {
+            if (millis < 1) {
+                throw new IllegalArgumentException("the ping interval must be at least 1 ms, got " + millis);
+            }
+            this.pingMillis = millis;
+            return this;
+        }
+
+        /** Connect and command timeout. Default 2 s. */
+        public Builder timeoutMillis(int millis) {
+            if (millis < 1) {
+                throw new IllegalArgumentException("the Redis timeout must be at least 1 ms, got " + millis);
+            }
+            this.timeoutMillis = millis;
+            return this;
+        }
+
+        public RedisPubSub start() {
+            if (queueCapacity < 1) {
+                throw new IllegalArgumentException("the publish queue needs room for 1 message at least, got " + queueCapacity);
+            }
+            return new RedisPubSub(this);
+        }
+    }
+}
