@@ -14,7 +14,7 @@ public final class LocalPubSub implements PubSub {
 
     @Override
     public void subscribe(String channel, Subscriber subscriber) {
-        channels.computeIfAbsent(channel, c -> ConcurrentHashMap.newKeySet()).add(subscriber);
+        add(channel, subscriber); // inside compute: a racing last unsubscribe cannot orphan the set
     }
 
     /** Like {@link #subscribe}; true when this is the channel's first subscriber. */

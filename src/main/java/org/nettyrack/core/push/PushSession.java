@@ -47,7 +47,12 @@ public final class PushSession {
 
     /** Queues a message; false when the transport should pause reading until {@code resume}. */
     public boolean message(byte[] data, boolean text) {
-        int backlog = unhandledMessages.incrementAndGet();
+        // Paused is set before the message is queued, so the worker that handles the backlog
+        // is sure to see it and resume reading.
+        boolean pause = unhandledMessages.incrementAndGet() >= HIGH_WATER;
+        if (pause) {
+            paused = true;
+        }
         enqueue(() -> {
             int left = unhandledMessages.decrementAndGet();
             try {
@@ -59,11 +64,7 @@ public final class PushSession {
                 }
             }
         });
-        if (backlog >= HIGH_WATER) {
-            paused = true;
-            return false;
-        }
-        return true;
+        return !pause;
     }
 
     public void drained() {
