@@ -12,7 +12,8 @@ NR_DEB_GEMS=/usr/share/rubygems-integration/all
 NR_VENDOR_RUBY=/usr/lib/ruby/vendor_ruby
 NR_RUBY_PKGS="ruby-rack ruby-rack-test ruby-rspec ruby-minitest ruby-sinatra ruby-rails ruby-concurrent
   ruby-redis ruby-sequel ruby-websocket-driver"
-NR_TOOL_PKGS="curl wrk nghttp2-client puma redis-server" # benchmarks and tests (puma: Debian's, for CRuby)
+# Benchmarks and tests (puma: Debian's, for CRuby; python3-venv: script/lib/python.sh; chromium: browser specs)
+NR_TOOL_PKGS="curl wrk nghttp2-client puma redis-server python3-venv chromium"
 
 # --- JDK ------------------------------------------------------------------------------------------
 # Sets NR_APT_EXTRA when the JDK can come from apt; dies when it cannot.

@@ -1,0 +1,123 @@
+"""A WebSocket client (the `websockets` library) that a spec scripts through JSON.
+
+stdin: {"url": "ws://127.0.0.1:PORT/path", "subprotocols": ["chat"], "headers": {...},
+        "steps": [STEP, ...], "timeout": SECONDS}
+  STEP: {"send": MESSAGE}                   one message
+        {"send": {"fragments": [MESSAGE, ...]}}  one message in several frames (same type each)
+        {"recv": N}                         wait for N more messages
+        {"close": {"code": 1000, "reason": "bye"}}  closing handshake started by the client
+        {"wait_close": true}                read (collecting messages) until the server closes
+  MESSAGE: {"text": "str"} | {"binary": "base64"} | {"text_bytes": "base64"} (raw bytes in a
+           text frame, to send invalid UTF-8)
+stdout: {"handshake": {"status": 101, "subprotocol": ..., "headers": {...}, "body": ...},
+         "received": [{"type": "text", "data": "str"} | {"type": "binary", "data": "base64"}],
+         "close": {"rcvd": {"code", "reason"} | null, "sent": {...} | null} | null,
+         "error": "what went wrong" | null}
+"""
+
+import asyncio
+import base64
+import json
+import sys
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+
+def frame_data(message):
+    if "text" in message:
+        return message["text"], None
+    if "binary" in message:
+        return base64.b64decode(message["binary"]), None
+    return base64.b64decode(message["text_bytes"]), True
+
+
+def outgoing(message):
+    if "fragments" in message:
+        parts = [frame_data(part) for part in message["fragments"]]
+        return [data for data, _ in parts], parts[0][1]
+    return frame_data(message)
+
+
+def incoming(data):
+    if isinstance(data, str):
+        return {"type": "text", "data": data}
+    return {"type": "binary", "data": base64.b64encode(data).decode("ascii")}
+
+
+def close_frame(frame):
+    return None if frame is None else {"code": frame.code, "reason": frame.reason}
+
+
+def handshake(response):
+    return {"status": response.status_code,
+            "headers": {k.lower(): v for k, v in response.headers.raw_items()}}
+
+
+class Client:
+    def __init__(self, spec):
+        self.spec, self.ws = spec, None
+        self.report = {"handshake": None, "received": [], "close": None, "error": None}
+
+    async def run(self):
+        timeout = self.spec.get("timeout", 10)
+        try:
+            async with connect(
+                self.spec["url"],
+                subprotocols=self.spec.get("subprotocols"),
+                additional_headers=self.spec.get("headers"),
+                compression=None,
+                max_size=None,
+                ping_interval=None,
+                open_timeout=timeout,
+                close_timeout=timeout,
+            ) as ws:
+                self.ws = ws
+                self.report["handshake"] = handshake(ws.response)
+                self.report["handshake"]["subprotocol"] = ws.subprotocol
+                try:
+                    await self.steps(self.spec.get("steps", []))
+                except ConnectionClosed:
+                    pass
+                await ws.wait_closed()
+        except InvalidStatus as rejected:
+            self.report["handshake"] = handshake(rejected.response)
+            self.report["handshake"]["body"] = (rejected.response.body or b"").decode("utf-8", "replace")
+            self.report["error"] = str(rejected)
+
+    async def steps(self, steps):
+        for step in steps:
+            if "send" in step:
+                data, text = outgoing(step["send"])
+                await self.ws.send(data, text=text)
+            elif "recv" in step:
+                for _ in range(step["recv"]):
+                    self.report["received"].append(incoming(await self.ws.recv()))
+            elif "close" in step:
+                await self.ws.close(step["close"].get("code", 1000), step["close"].get("reason", ""))
+            elif "wait_close" in step:
+                while True:
+                    self.report["received"].append(incoming(await self.ws.recv()))
+
+    def result(self):
+        """The report, with the close frames as the connection saw them, even after an error."""
+        if self.ws is not None:
+            protocol = self.ws.protocol
+            self.report["close"] = {"rcvd": close_frame(protocol.close_rcvd),
+                                    "sent": close_frame(protocol.close_sent)}
+        return self.report
+
+
+async def main():
+    spec = json.load(sys.stdin)
+    client = Client(spec)
+    try:
+        await asyncio.wait_for(client.run(), spec.get("timeout", 10))
+    except asyncio.TimeoutError:
+        client.report["error"] = f"timed out after {spec.get('timeout', 10)} s"
+    except Exception as error:  # reported to the spec, which shows it
+        client.report["error"] = f"{type(error).__name__}: {error}"
+    json.dump(client.result(), sys.stdout)
+
+
+asyncio.run(main())
