@@ -2,6 +2,7 @@ package org.nettyrack.netty;
 
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -177,6 +178,12 @@ final class NettyPushConnection implements PushConnection {
         }
         timeoutMillis = millis;
         channel.eventLoop().execute(timeoutChanged);
+    }
+
+    /** The channel's event loop: a send from there writes without a task hand-off. */
+    @Override
+    public Executor writer() {
+        return channel.eventLoop();
     }
 
     @Override

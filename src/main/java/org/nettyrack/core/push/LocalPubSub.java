@@ -1,7 +1,12 @@
 package org.nettyrack.core.push;
 
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * In-process pub/sub: a concurrent map from channel to subscribers, delivered on the
@@ -55,18 +60,44 @@ public final class LocalPubSub implements PubSub {
         deliver(Message.of(channel, data));
     }
 
-    /** Hands a message to this process's subscribers of its channel. */
+    /**
+     * Hands a message to this process's subscribers of its channel: {@link Batched} ones in
+     * one task per executor (a broadcast to thousands of connections is a task per I/O thread),
+     * the others on this thread.
+     */
     public void deliver(Message message) {
         Set<Subscriber> subscribers = channels.get(message.channel());
         if (subscribers == null) {
             return;
         }
+        Map<Executor, List<Subscriber>> batches = null;
         for (Subscriber s : subscribers) {
-            try {
-                s.deliver(message);
-            } catch (RuntimeException e) {
-                e.printStackTrace(); // one bad subscriber must not starve the rest
+            Executor executor = s instanceof Batched ? ((Batched) s).executor() : null;
+            if (executor == null) {
+                deliverOne(s, message);
+                continue;
             }
+            if (batches == null) {
+                batches = new IdentityHashMap<>();
+            }
+            batches.computeIfAbsent(executor, e -> new ArrayList<>()).add(s);
+        }
+        if (batches != null) {
+            batches.forEach((executor, batch) -> {
+                try {
+                    executor.execute(() -> batch.forEach(s -> deliverOne(s, message)));
+                } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                    // the I/O thread is shutting down, and its connections with it
+                }
+            });
+        }
+    }
+
+    private static void deliverOne(Subscriber subscriber, Message message) {
+        try {
+            subscriber.deliver(message);
+        } catch (RuntimeException e) {
+            e.printStackTrace(); // one bad subscriber must not starve the rest
         }
     }
 

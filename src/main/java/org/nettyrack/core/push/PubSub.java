@@ -15,6 +15,16 @@ public interface PubSub extends AutoCloseable {
         void deliver(Message message);
     }
 
+    /**
+     * A subscriber whose deliveries are cheapest on one particular thread (a push connection's
+     * I/O thread). A broadcast hands each such thread one task with all of its subscribers,
+     * instead of one hand-off per subscriber.
+     */
+    interface Batched extends Subscriber {
+        /** Where {@link #deliver} should run, or null for the publisher's own thread. */
+        java.util.concurrent.Executor executor();
+    }
+
     /** One published message; the data array is shared by every subscriber and never changed. */
     record Message(String channel, byte[] data, boolean text) {
         public static Message of(String channel, byte[] data) {

@@ -49,7 +49,7 @@ public final class PushClient {
             return;
         }
         PubSub.Subscriber subscriber = handler == null
-            ? message -> write(message.data(), message.text())
+            ? new Direct()
             : message -> connection.schedule(() -> handler.deliver(message));
         PubSub.Subscriber previous = subscriptions.put(channel, subscriber);
         if (previous != null) {
@@ -69,6 +69,19 @@ public final class PushClient {
 
     public void publish(String channel, byte[] data) {
         pubsub.publish(channel, data);
+    }
+
+    /** A plain subscription: each message written to the client, on the connection's writer. */
+    private final class Direct implements PubSub.Batched {
+        @Override
+        public void deliver(PubSub.Message message) {
+            write(message.data(), message.text());
+        }
+
+        @Override
+        public java.util.concurrent.Executor executor() {
+            return connection.writer();
+        }
     }
 
     /** Ends every subscription; the transport's session calls this when the connection ends. */

@@ -31,6 +31,14 @@ public interface PushConnection {
 
     void timeoutMillis(long millis);
 
+    /**
+     * The thread that owns this connection's writes, where {@link #send} is cheapest (no
+     * hand-off), for batching a broadcast; null when there is none.
+     */
+    default java.util.concurrent.Executor writer() {
+        return null;
+    }
+
     /** Runs a task on a worker thread in this connection's callback order. */
     void schedule(Runnable task);
 }

@@ -175,4 +175,36 @@ class LocalPubSubTest {
             threads.shutdownNow();
         }
     }
+
+    @Test
+    void batchesDeliveriesToEachExecutorInOneTask() {
+        java.util.List<Runnable> loopA = new java.util.ArrayList<>();
+        java.util.List<Runnable> loopB = new java.util.ArrayList<>();
+        AtomicInteger delivered = new AtomicInteger();
+        for (int i = 0; i < 100; i++) {
+            java.util.concurrent.Executor executor = i % 2 == 0 ? loopA::add : loopB::add;
+            pubsub.subscribe("room", new PubSub.Batched() {
+                @Override
+                public void deliver(PubSub.Message message) {
+                    delivered.incrementAndGet();
+                }
+
+                @Override
+                public java.util.concurrent.Executor executor() {
+                    return executor;
+                }
+            });
+        }
+        Inbox direct = new Inbox();
+        pubsub.subscribe("room", direct);
+
+        pubsub.publish("room", utf8("hi"));
+
+        assertEquals(1, direct.received.size(), "a plain subscriber hears it on the publisher's thread");
+        assertEquals(List.of(1, 1), List.of(loopA.size(), loopB.size()), "one task per executor");
+        assertEquals(0, delivered.get(), "nothing delivered before the executors ran");
+        loopA.forEach(Runnable::run);
+        loopB.forEach(Runnable::run);
+        assertEquals(100, delivered.get());
+    }
 }
