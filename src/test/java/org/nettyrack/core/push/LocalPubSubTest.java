@@ -180,9 +180,11 @@ class LocalPubSubTest {
     void batchesDeliveriesToEachExecutorInOneTask() {
         java.util.List<Runnable> loopA = new java.util.ArrayList<>();
         java.util.List<Runnable> loopB = new java.util.ArrayList<>();
+        java.util.concurrent.Executor executorA = loopA::add;
+        java.util.concurrent.Executor executorB = loopB::add;
         AtomicInteger delivered = new AtomicInteger();
         for (int i = 0; i < 100; i++) {
-            java.util.concurrent.Executor executor = i % 2 == 0 ? loopA::add : loopB::add;
+            java.util.concurrent.Executor executor = i % 2 == 0 ? executorA : executorB;
             pubsub.subscribe("room", new PubSub.Batched() {
                 @Override
                 public void deliver(PubSub.Message message) {
