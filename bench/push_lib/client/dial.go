@@ -1,0 +1,73 @@
+package main
+
+// Opening many WebSockets from loopback source addresses. One source address has ~28k ephemeral
+// ports, so connection i comes from 127.0.0.(first + i/perIP) (spilling over into 127.0.x.y).
+// IP_BIND_ADDRESS_NO_PORT makes the kernel pick the port at connect() time by the whole 4-tuple,
+// so ports still in TIME_WAIT from an earlier run (towards another server port) do not block.
+
+import (
+	"context"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+const ipBindAddressNoPort = 24 // linux/in.h
+
+func sourceIP(i, first, perIP int) net.IP {
+	n := first + i/perIP
+	return net.IPv4(127, byte(n>>16), byte(n>>8), byte(n))
+}
+
+func dialer(src net.IP, timeout time.Duration) *websocket.Dialer {
+	nd := &net.Dialer{
+		LocalAddr: &net.TCPAddr{IP: src},
+		Timeout:   timeout,
+		Control: func(_, _ string, c syscall.RawConn) error {
+			var serr error
+			if err := c.Control(func(fd uintptr) {
+				serr = syscall.SetsockoptInt(int(fd), syscall.IPPROTO_IP, ipBindAddressNoPort, 1)
+			}); err != nil {
+				return err
+			}
+			return serr
+		},
+	}
+	return &websocket.Dialer{
+		NetDialContext:   nd.DialContext,
+		HandshakeTimeout: timeout,
+		ReadBufferSize:   1024,
+		WriteBufferSize:  1024,
+	}
+}
+
+// openAll dials n connections, at most parallel at a time, and hands each open one to onOpen.
+func openAll(url string, n, first, perIP, parallel int, onOpen func(*websocket.Conn)) (ok, failed int, firstErr error) {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, parallel)
+	for i := 0; i < n; i++ {
+		slots <- struct{}{}
+		wg.Add(1)
+		go func(i int) {
+			defer func() { <-slots; wg.Done() }()
+			c, _, err := dialer(sourceIP(i, first, perIP), 60*time.Second).DialContext(context.Background(), url, nil)
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				failed++
+				if firstErr == nil {
+					firstErr = err
+				}
+				return
+			}
+			ok++
+			onOpen(c)
+		}(i)
+	}
+	wg.Wait()
+	return ok, failed, firstErr
+}
