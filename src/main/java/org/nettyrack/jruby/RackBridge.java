@@ -3,7 +3,6 @@ package org.nettyrack.jruby;
 import java.nio.charset.StandardCharsets;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
-import org.jruby.RubyException;
 import org.jruby.RubyHash;
 import org.jruby.RubyInteger;
 import org.jruby.RubyString;

@@ -105,7 +105,7 @@ final class PushHandler extends ChannelDuplexHandler {
 
     /** Replaces the idle timer after {@code client.timeout =}; runs on the event loop. */
     void timeoutChanged(ChannelHandlerContext ctx) {
-        if (ctx.pipeline().get(IDLE) != null) {
+        if (ctx != null && !ctx.isRemoved() && ctx.pipeline().get(IDLE) != null) {
             ctx.pipeline().replace(IDLE, IDLE, idleHandler(connection.protocol(), connection.timeoutMillis()));
         }
     }
