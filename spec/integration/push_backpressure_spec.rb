@@ -54,7 +54,7 @@ RSpec.describe "push backpressure" do
       grown = used_heap - before
       expect(written).to be < 64 * 1024 * 1024, "the limit plus the kernel's socket buffers, not #{written} bytes"
       expect([open, pending]).to eq([false, -1])
-      expect(grown).to be < 48 * 1024 * 1024, "heap grew by #{grown} bytes"
+      expect(grown).to be < 128 * 1024 * 1024, "heap grew by #{grown} bytes of the #{attempt} attempted"
       expect(BridgeHelper.take(events, 15)).to eq([:closed]) # dropped after the close wait
     ensure
       socket&.close

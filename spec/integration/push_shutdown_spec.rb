@@ -40,4 +40,34 @@ RSpec.describe "push connections on a graceful stop" do
       sse&.close
     end
   end
+
+  it "answers 503 to an upgrade the app accepts after the stop began, and still calls on_close" do
+    results = events
+    started = Queue.new
+    release = Queue.new
+    handler = Object.new
+    handler.define_singleton_method(:on_open) { |_client| results << :open }
+    handler.define_singleton_method(:on_close) { |_client| results << :close }
+    slow = lambda do |env|
+      started << true
+      BridgeHelper.take(release, 10)
+      env["rack.upgrade"] = handler
+      [200, {}, []]
+    end
+    with_app(slow, shutdownTimeoutMillis: 10_000) do |port, _errors, server|
+      socket = TCPSocket.new("127.0.0.1", port)
+      socket.write("GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" \
+                   "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+      BridgeHelper.take(started)
+      stopping = Thread.new { server.stop }
+      Timeout.timeout(5) { Thread.pass while server.running? }
+      release << true
+      expect(read_all(socket, 10)).to start_with("HTTP/1.1 503")
+      expect(Timeout.timeout(8) { stopping.value }).to be(true), "stop waited for a connection nobody would close"
+      expect(BridgeHelper.take(events)).to eq(:close)
+      expect(events).to be_empty
+    ensure
+      socket&.close
+    end
+  end
 end

@@ -11,6 +11,7 @@ import org.jruby.RubyObject;
 import org.jruby.RubyString;
 import org.jruby.anno.JRubyClass;
 import org.jruby.anno.JRubyMethod;
+import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
@@ -37,17 +38,19 @@ public final class RubyClient extends RubyObject {
 
     private final transient IRubyObject env;
     private final transient IRubyObject protocol;
+    private final transient AppErrors errors;
     private transient volatile PushClient client;
     private transient volatile boolean closed;
 
     RubyClient(Ruby runtime, RubyClass type) {
-        this(runtime, type, runtime.getNil(), runtime.getNil());
+        this(runtime, type, runtime.getNil(), runtime.getNil(), null);
     }
 
-    RubyClient(Ruby runtime, RubyClass type, IRubyObject env, IRubyObject protocol) {
+    RubyClient(Ruby runtime, RubyClass type, IRubyObject env, IRubyObject protocol, AppErrors errors) {
         super(runtime, type);
         this.env = env;
         this.protocol = protocol;
+        this.errors = errors;
     }
 
     void bind(PushClient pushClient) {
@@ -174,10 +177,17 @@ public final class RubyClient extends RubyObject {
         if (block.isGiven()) {
             IRubyObject proc = context.runtime.newProc(Block.Type.PROC, block);
             Ruby runtime = context.runtime;
-            handler = message -> proc.callMethod(runtime.getCurrentContext(), "call", new IRubyObject[] {
-                RubyString.newString(runtime, message.channel()),
-                RubyString.newString(runtime, new ByteList(message.data(),
-                    message.text() ? UTF8Encoding.INSTANCE : org.jcodings.specific.ASCIIEncoding.INSTANCE, false))});
+            handler = message -> {
+                ThreadContext current = runtime.getCurrentContext();
+                try {
+                    proc.callMethod(current, "call", new IRubyObject[] {
+                        RubyString.newString(runtime, message.channel()),
+                        RubyString.newString(runtime, new ByteList(message.data(),
+                            message.text() ? UTF8Encoding.INSTANCE : org.jcodings.specific.ASCIIEncoding.INSTANCE, false))});
+                } catch (RaiseException e) {
+                    errors.report(current, "Error in the subscribe block of " + message.channel(), e);
+                }
+            };
         }
         c.subscribe(channel.asString().toString(), handler);
         return context.tru;

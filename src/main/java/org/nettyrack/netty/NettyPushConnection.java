@@ -121,7 +121,9 @@ final class NettyPushConnection implements PushConnection {
             if (!channel.isActive()) {
                 return;
             }
-            framing.close(channel, code, reason);
+            // A task even on the event loop: every write accepted before this one has queued
+            // its own task already (under this lock), so the close goes out after all of them.
+            channel.eventLoop().execute(() -> framing.close(channel, code, reason));
         }
         channel.eventLoop().schedule(() -> {
             channel.close();
@@ -134,7 +136,8 @@ final class NettyPushConnection implements PushConnection {
             boolean answer = open;
             open = false;
             if (answer) {
-                framing.close(channel, code, "").addListener(ChannelFutureListener.CLOSE);
+                channel.eventLoop().execute(
+                    () -> framing.close(channel, code, "").addListener(ChannelFutureListener.CLOSE));
                 return;
             }
         }

@@ -23,6 +23,8 @@ import org.nettyrack.core.WorkerPool;
  * timeout, close the rest.
  */
 public final class NettyServer {
+    private static final long CLOSE_CALLBACK_GRACE_MILLIS = 1_000;
+
     private final ServerConfig config;
     private final RackHandler handler;
     private final Transport transport = Transport.best();
@@ -117,7 +119,9 @@ public final class NettyServer {
             Thread.sleep(10);
         }
         state.channels.close().await(1, TimeUnit.SECONDS);
-        pool.shutdown(Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        // At least a moment even past the deadline: the connections just closed have their
+        // on_close callbacks queued, and those run exactly once, however a connection ended.
+        pool.shutdown(Math.max(CLOSE_CALLBACK_GRACE_MILLIS, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
         acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
         return finished;

@@ -80,6 +80,9 @@ final class PushHandler extends ChannelDuplexHandler {
         if (evt instanceof IdleStateEvent) {
             IdleState state = ((IdleStateEvent) evt).state();
             if (state == IdleState.READER_IDLE) {
+                if (!ctx.channel().config().isAutoRead()) {
+                    return; // reading paused while the app catches up: not the client's silence
+                }
                 if (pinged) {
                     connection.closeWith(NettyPushConnection.GOING_AWAY, "idle timeout");
                 } else {

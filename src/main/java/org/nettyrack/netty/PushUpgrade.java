@@ -166,7 +166,8 @@ final class PushUpgrade {
         } else {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
-        HttpResponseStatus code = HttpResponseStatus.valueOf(status < 200 ? 200 : status); // 0 and 101 mean "upgrade"
+        // 0 and 101 mean "upgrade"; 204 and 205 cannot carry the stream: all of them become 200
+        HttpResponseStatus code = HttpResponseStatus.valueOf(status < 200 || status == 204 || status == 205 ? 200 : status);
         return channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, code, out));
     }
 

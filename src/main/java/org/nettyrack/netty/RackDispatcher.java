@@ -130,10 +130,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         server.activeRequests.decrementAndGet();
         NettyRackRequest request = sink.request();
         request.body().close();
-        if (server.accessLog != null) {
-            server.accessLog.log(request.remoteAddress(), request.method(), request.target(),
-                request.protocol(), sink.status(), sink.bytesSent(), request.startNanos);
-        }
+        logAccess(request, sink.status(), sink.bytesSent());
         if (!ctx.channel().isActive()) {
             dropWaiting();
             return;
@@ -154,7 +151,9 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     /**
      * The application accepted an upgrade: the connection leaves HTTP for good. Requests
      * pipelined behind the upgrade are dropped; the connection still counts as active (a
-     * graceful stop waits for it) until {@link PushHandler} sees it close.
+     * graceful stop waits for it) until {@link PushHandler} sees it close. A server that began
+     * draining meanwhile (or a client that half-closed) gets 503 instead: nothing would ever
+     * tell that connection to close.
      */
     void upgraded(NettyResponseSink sink, int status, ResponseHeaders headers, PushEndpoint endpoint) {
         if (sink != inFlight) {
@@ -164,19 +163,25 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         NettyRackRequest request = sink.request();
         request.body().close();
         dropWaiting();
-        if (server.accessLog != null) {
-            server.accessLog.log(request.remoteAddress(), request.method(), request.target(),
-                request.protocol(), sink.status(), 0, request.startNanos);
-        }
-        if (!ctx.channel().isActive()) {
-            server.activeRequests.decrementAndGet();
-            server.workers.execute(() -> endpoint.onClose(null));
+        boolean open = ctx.channel().isActive();
+        boolean stopping = server.draining || closeWhenIdle;
+        boolean started = open && !stopping && PushUpgrade.start(ctx.channel(), server, request, status, headers, endpoint);
+        HttpResponseStatus refusal = stopping ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.BAD_REQUEST;
+        logAccess(request, started ? sink.status() : refusal.code(), 0);
+        if (started) {
             return;
         }
-        if (!PushUpgrade.start(ctx.channel(), server, request, status, headers, endpoint)) {
-            server.activeRequests.decrementAndGet();
-            server.workers.execute(() -> endpoint.onClose(null));
-            ErrorResponses.sendAndClose(ctx, HttpResponseStatus.BAD_REQUEST);
+        server.activeRequests.decrementAndGet();
+        server.workers.execute(() -> endpoint.onClose(null)); // on_close, even without on_open
+        if (open) {
+            ErrorResponses.sendAndClose(ctx, refusal);
+        }
+    }
+
+    private void logAccess(NettyRackRequest request, int status, long bytes) {
+        if (server.accessLog != null) {
+            server.accessLog.log(request.remoteAddress(), request.method(), request.target(),
+                request.protocol(), status, bytes, request.startNanos);
         }
     }
 

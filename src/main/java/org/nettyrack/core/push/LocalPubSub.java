@@ -9,10 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
- * In-process pub/sub: a concurrent map from channel to subscribers, delivered on the
- * publisher's thread. Subscribing and publishing are lock-free; a broadcast to N subscribers
- * is N {@link Subscriber#deliver} calls sharing one {@link Message}. Also the local fan-out
- * stage of the engines that span processes.
+ * In-process pub/sub: a concurrent map from channel to subscribers. A broadcast to N
+ * subscribers is N {@link Subscriber#deliver} calls sharing one {@link Message}: on the
+ * publisher's thread, except for {@link Batched} subscribers, which get one task per I/O
+ * thread. Also the local fan-out stage of the engines that span processes.
  */
 public final class LocalPubSub implements PubSub {
     private final ConcurrentHashMap<String, Set<Subscriber>> channels = new ConcurrentHashMap<>();

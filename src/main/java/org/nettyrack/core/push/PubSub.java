@@ -6,7 +6,8 @@ package org.nettyrack.core.push;
  * every process subscribed to the same Redis server.
  *
  * <p>All methods are thread-safe and none blocks on the network: {@link #publish} hands the
- * message on and returns, delivering to local subscribers on the calling thread.
+ * message on and returns. Local subscribers hear it on the calling thread, or, when they are
+ * {@link Batched}, on their own I/O thread.
  */
 public interface PubSub extends AutoCloseable {
     /** Receives a channel's messages; must not block (push connections only queue). */

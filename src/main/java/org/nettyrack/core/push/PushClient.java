@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What the application's {@code client} object does, without Ruby: writes (SSE data wrapped
  * as events), and the connection's subscriptions. A plain subscription writes each message
- * straight to the connection from the publisher's thread; one with a handler runs it in the
+ * straight to the connection, on the connection's I/O thread; one with a handler runs it in the
  * connection's callback order. Subscriptions end with the connection ({@link #closed}).
  */
 public final class PushClient {
@@ -56,6 +56,9 @@ public final class PushClient {
             pubsub.unsubscribe(channel, previous);
         }
         pubsub.subscribe(channel, subscriber);
+        if (!connection.isOpen()) {
+            unsubscribe(channel); // closed meanwhile: closed() may have missed this one
+        }
     }
 
     /** True when the connection was subscribed to the channel. */

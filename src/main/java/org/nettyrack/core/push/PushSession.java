@@ -102,7 +102,11 @@ public final class PushSession {
 
     private void schedule() {
         if (scheduled.compareAndSet(false, true)) {
-            workers.execute(drain);
+            try {
+                workers.execute(drain);
+            } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                scheduled.set(false); // the workers are gone: nothing can run any more
+            }
         }
     }
 
