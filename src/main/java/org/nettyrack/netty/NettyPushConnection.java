@@ -125,9 +125,7 @@ final class NettyPushConnection implements PushConnection {
             // its own task already (under this lock), so the close goes out after all of them.
             channel.eventLoop().execute(() -> framing.close(channel, code, reason));
         }
-        channel.eventLoop().schedule(() -> {
-            channel.close();
-        }, closeWaitMillis(), TimeUnit.MILLISECONDS);
+        channel.eventLoop().schedule(() -> channel.close(), closeWaitMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The peer's close frame arrived: answer it (unless we began) and close the channel. */
@@ -141,7 +139,7 @@ final class NettyPushConnection implements PushConnection {
                 return;
             }
         }
-        channel.close();
+        channel.eventLoop().execute(channel::close); // after our own close frame's task
     }
 
     /** Stops taking writes without a close frame: the codec or the socket already ended it. */

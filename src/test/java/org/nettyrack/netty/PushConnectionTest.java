@@ -175,6 +175,7 @@ class PushConnectionTest {
         c.close();
         assertEquals(NettyPushConnection.NORMAL, closeCode());
         c.peerClosed(1000);
+        channel.runPendingTasks();
         assertNull(channel.readOutbound());
         assertFalse(channel.isOpen());
     }
