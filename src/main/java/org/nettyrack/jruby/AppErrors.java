@@ -22,10 +22,6 @@ final class AppErrors {
         this.errors = errors;
     }
 
-    IRubyObject stream() {
-        return errors;
-    }
-
     /** Writes "what: report" for the failure. */
     void report(ThreadContext context, String what, RuntimeException e) {
         log(context, what + ": " + describe(context, e));

@@ -39,7 +39,7 @@ final class PushEndpoints {
     }
 
     /** An endpoint for one accepted upgrade; called on the worker that ran the app. */
-    PushEndpoint open(ThreadContext context, IRubyObject handler, IRubyObject env, Upgrade protocol) {
+    PushEndpoint open(IRubyObject handler, IRubyObject env, Upgrade protocol) {
         RubyClient client = new RubyClient(runtime, clientClass, env, runtime.newSymbol(protocol.rackName()), errors);
         return new Endpoint(handler, client);
     }

@@ -81,7 +81,7 @@ public final class RackBridge implements RackHandler {
             if (handler != null) {
                 status = statusCode(triple.entry(0));
                 head = ResponseHeadersReader.read(context, triple.entry(1));
-                sink.upgrade(status, head.headers, pushEndpoints.open(context, handler, env, request.upgrade()));
+                sink.upgrade(status, head.headers, pushEndpoints.open(handler, env, request.upgrade()));
                 return;
             }
             status = status(triple.entry(0));

@@ -52,14 +52,6 @@ final class NettyPushConnection implements PushConnection {
         this.timeoutChanged = timeoutChanged;
     }
 
-    PushSession session() {
-        return session;
-    }
-
-    Channel channel() {
-        return channel;
-    }
-
     @Override
     public Upgrade protocol() {
         return framing.protocol();
