@@ -15,7 +15,6 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.util.ReferenceCountUtil;
@@ -84,13 +83,8 @@ class PushConnectionTest {
         return s;
     }
 
-    /** The close frame written next; closes are written by an event-loop task, so run those. */
     private int closeCode() {
-        channel.runPendingTasks();
-        CloseWebSocketFrame close = assertInstanceOf(CloseWebSocketFrame.class, channel.readOutbound());
-        int code = close.statusCode();
-        close.release();
-        return code;
+        return CloseFrames.nextCode(channel);
     }
 
     @Test

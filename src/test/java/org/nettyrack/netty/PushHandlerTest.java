@@ -59,13 +59,8 @@ class PushHandlerTest {
         return Unpooled.copiedBuffer(s, StandardCharsets.UTF_8);
     }
 
-    /** The close frame written next; closes are written by an event-loop task, so run those. */
     private int closeCode() {
-        channel.runPendingTasks();
-        CloseWebSocketFrame close = assertInstanceOf(CloseWebSocketFrame.class, channel.readOutbound());
-        int code = close.statusCode();
-        close.release();
-        return code;
+        return CloseFrames.nextCode(channel);
     }
 
     @Test
