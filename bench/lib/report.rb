@@ -79,6 +79,13 @@ module BenchReport
     [fmt.(header), "|#{sep.join('|')}|", *rows.map(&fmt)].join("\n")
   end
 
+  # The numbered footnotes under a report, and a blank line; nothing without notes.
+  def notes(notes)
+    return [] if notes.empty?
+
+    ["Notes:", *notes.each_with_index.map { |n, i| "[#{i + 1}] #{n}" }, ""]
+  end
+
   def label(server, meta)
     base = SERVERS.fetch(server, server)
     case server
@@ -218,11 +225,7 @@ module BenchReport
     end
     out << table(%w[measure value target verdict], rows, right: [1])
     out << ""
-    unless notes.empty?
-      out << "Notes:"
-      notes.each_with_index { |n, i| out << "[#{i + 1}] #{n}" }
-      out << ""
-    end
+    out.concat(notes(notes))
     out.join("\n")
   end
 end

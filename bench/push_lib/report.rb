@@ -101,11 +101,7 @@ module PushReport
     out << ""
     out << targets(runs)
     out << ""
-    unless notes.empty?
-      out << "Notes:"
-      notes.each_with_index { |n, i| out << "[#{i + 1}] #{n}" }
-      out << ""
-    end
+    out.concat(BenchReport.notes(notes))
     out.join("\n")
   end
 end
