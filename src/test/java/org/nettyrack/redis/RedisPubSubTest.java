@@ -116,7 +116,7 @@ class RedisPubSubTest {
         for (int i = 0; i < 1000; i++) {
             a.publish("jobs", bytes("lost " + i)); // Redis is down: queued, never waited for
         }
-        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(1), "1000 publishes while Redis is down took "
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "1000 publishes while Redis is down took "
             + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
 
         redis.restart();
@@ -165,7 +165,7 @@ class RedisPubSubTest {
             for (int i = 0; i < 1000; i++) {
                 engine.publish("c", bytes(String.valueOf(i)));
             }
-            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(1), "publishing blocked");
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "publishing blocked");
             assertEquals(100, engine.queued());
             assertEquals("nettyrack: pubsub: publish queue full (100 messages waiting for Redis); dropping the oldest",
                 log.get(1));

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.WorkerPool;
@@ -145,7 +146,7 @@ class PushSessionTest {
     private static void awaitSeen(Serial e, int count) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (e.seen.size() < count && System.nanoTime() < deadline) {
-            Thread.onSpinWait();
+            LockSupport.parkNanos(50_000);
         }
     }
 
