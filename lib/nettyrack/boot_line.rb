@@ -5,12 +5,20 @@ require_relative "version"
 module Nettyrack
   # The line printed once a server listens, saying what runs where:
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads) listening on http://0.0.0.0:9292
+  # and, when pub/sub goes through Redis, where (the password hidden):
+  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads, pub/sub redis://10.0.0.5:6379) listening on ...
   module BootLine
     def self.for(server)
       java = ENV_JAVA["java.specification.version"]
       threads = server.configuration.threads.last
-      "nettyrack #{VERSION} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads) " \
+      "nettyrack #{VERSION} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads#{pubsub(server.pubsub)}) " \
         "listening on #{server.urls.join(', ')}"
     end
+
+    # In-process pub/sub goes unsaid; an engine that spans processes names its URL.
+    def self.pubsub(engine)
+      engine.respond_to?(:url) ? ", pub/sub #{engine.url}" : ""
+    end
+    private_class_method :pubsub
   end
 end

@@ -51,7 +51,11 @@ module Nettyrack
       @env["RACK_ENV"] = config.environment
       load_server
       JavaConfig.build(**config.server_options) # a bad value fails here, before a slow app load
-      pubsub = use_pubsub(config.pubsub) # before the app loads: config.ru may publish
+      # The engine comes before the app loads: config.ru may publish.
+      PubSub.serving(config.pubsub, errors: @err) { serve_app(config) }
+    end
+
+    def serve_app(config)
       app = AppLoader.load(config.rackup)
       stop = StopSignal.new.trap("INT", "TERM")
       server = start(app, config)
@@ -62,26 +66,11 @@ module Nettyrack
       0
     ensure
       stop&.restore
-      drop_pubsub(pubsub)
     end
 
     def start(app, config)
       Server.new(app, **config.server_options, development: config.development?, errors: @err,
                       access_log: open_access_log(config.access_log), pubsub: Nettyrack.pubsub).start
-    end
-
-    # The Redis engine, when configured, becomes the process's (Nettyrack.pubsub) for this run.
-    def use_pubsub(setting)
-      engine = PubSub.engine(setting, errors: @err) or return nil
-      @outer_pubsub = Nettyrack.pubsub
-      Nettyrack.pubsub = engine
-    end
-
-    def drop_pubsub(engine)
-      return unless engine
-
-      Nettyrack.pubsub = @outer_pubsub
-      engine.close
     end
 
     def enter(directory)

@@ -12,8 +12,9 @@ module Nettyrack
   #   PubSub.setting("redis", ENV)               # => ENV["REDIS_URL"] (checked)
   #   PubSub.setting("local")                    # => nil
   #   PubSub.engine(url, errors: $stderr)        # => a started org.nettyrack.redis.RedisPubSub
+  #   PubSub.serving(url, errors: $stderr) { ... } # Nettyrack.pubsub is that engine in the block
   #
-  # setting is parsing only (the CLI and config file use it); engine needs the jars loaded.
+  # setting is parsing only (the CLI and config file use it); engine and serving need the jars.
   module PubSub
     module_function
 
@@ -49,6 +50,20 @@ module Nettyrack
       Java::OrgNettyrackRedis::RedisPubSub.builder(setting).logTo(errors.to_outputstream).start
     rescue Java::JavaLang::IllegalArgumentException => e
       raise ConfigError, e.message
+    end
+
+    # Runs the block with the engine for setting as the process's (Nettyrack.pubsub), then
+    # puts the previous one back and closes the engine. In-process (nil) changes nothing.
+    def serving(setting, errors: $stderr)
+      engine = engine(setting, errors: errors) or return yield
+      outer = Nettyrack.pubsub
+      Nettyrack.pubsub = engine
+      begin
+        yield
+      ensure
+        Nettyrack.pubsub = outer
+        engine.close
+      end
     end
 
     def from_env(env)

@@ -2,6 +2,7 @@
 
 require_relative "../nettyrack"
 require_relative "boot_line"
+require_relative "pubsub"
 require_relative "stop_signal"
 
 module Nettyrack
@@ -9,25 +10,17 @@ module Nettyrack
   # rackup gem's Rackup::Handler: lib/rack/handler/nettyrack.rb and
   # lib/rackup/handler/nettyrack.rb each define a module that extends this one.
   #
-  #   rackup's options (:Host, :Port, :Threads, :environment, :quiet, -O limits) → Server#start
-  #   → boot line → yield the server → #shutdown, SIGINT or SIGTERM → Server#stop
+  #   rackup's options (:Host, :Port, :Threads, :environment, :quiet, -O limits, -O pubsub)
+  #   → pub/sub engine → Server#start → boot line → yield the server → #shutdown, SIGINT or
+  #   SIGTERM → Server#stop → engine closed
   #
   # The app arrives already built (and wrapped in rackup's middleware); config files, $PORT
-  # and the other launcher settings do not apply here.
+  # and the other launcher settings do not apply here. So a Redis engine given as -O pubsub
+  # starts after config.ru has loaded: what config.ru itself publishes stays in-process.
   module RackHandler
-    def run(app, **options)
-      server = Server.new(app, **server_options(options))
-      quiet = options[:quiet] || options[:Quiet] || options[:Silent] # rackup -q, -O Quiet, Capybara's Silent
-      stop = @stop = StopSignal.new.trap("INT", "TERM")
-      server.start
-      puts_line(BootLine.for(server)) unless quiet
-      yield server if block_given?
-      reason = stop.wait
-      puts_line("nettyrack: shutting down (#{reason})") unless quiet
-      server.stop
-      server
-    ensure
-      stop&.restore
+    def run(app, **options, &block)
+      setting = PubSub.setting(options.fetch(:pubsub) { options["pubsub"] }, ENV)
+      PubSub.serving(setting) { serve(app, options, &block) }
     end
 
     # Rack's INT trap calls this; so may the block given to #run.
@@ -42,11 +35,27 @@ module Nettyrack
         "Host=HOST" => "host to listen on (default: rackup's)",
         "Port=PORT" => "port to listen on (default #{Configuration::DEFAULTS[:port]})",
         "Threads=MIN:MAX" => "worker threads, or just MAX (default: as nettyrack -h says)",
+        "pubsub=URL" => "pub/sub across processes through Redis: redis://HOST[:PORT][/DB], or redis for $REDIS_URL",
         "Quiet" => "print nothing on boot and shutdown"
       }.merge(limits)
     end
 
     private
+
+    def serve(app, options)
+      server = Server.new(app, **server_options(options), pubsub: Nettyrack.pubsub)
+      quiet = options[:quiet] || options[:Quiet] || options[:Silent] # rackup -q, -O Quiet, Capybara's Silent
+      stop = @stop = StopSignal.new.trap("INT", "TERM")
+      server.start
+      puts_line(BootLine.for(server)) unless quiet
+      yield server if block_given?
+      reason = stop.wait
+      puts_line("nettyrack: shutting down (#{reason})") unless quiet
+      server.stop
+      server
+    ensure
+      stop&.restore
+    end
 
     def server_options(options)
       threads = options[:Threads] || Configuration.env_layer(ENV)[:threads]

@@ -15,7 +15,7 @@ module Nettyrack
   # ServerConfig; the app goes into a RackBridge, and both into a NettyServer, which owns the
   # sockets, event loops and worker threads. Nothing is bound until #start.
   class Server
-    attr_reader :configuration
+    attr_reader :configuration, :pubsub
 
     # binds: tcp:// URIs or [host, port] pairs, in addition to host/port when those are given.
     # access_log: nil, an IO (such as $stdout), or a java.io.OutputStream.
@@ -26,6 +26,7 @@ module Nettyrack
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
 
       @configuration = Configuration.merge(layer(host, port, binds, threads, limits))
+      @pubsub = pubsub
       config = JavaConfig.build(**@configuration.server_options, access_log: access_log)
       bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development, pubsub)
       @netty = Java::OrgNettyrackNetty::NettyServer.new(config, bridge)

@@ -12,11 +12,13 @@ RSpec.describe "Redis pub/sub across nettyrack processes", if: RedisServer.avail
     redis.stop
   end
 
-  # A child serving spec/fixtures/pubsub.ru on 127.0.0.1; returns [child, port].
+  # A child serving spec/fixtures/pubsub.ru on 127.0.0.1 through the test's Redis, which its
+  # boot line names; returns [child, port].
   def nettyrack(*args, env: {})
     child = NettyrackProcess.new("-b", "tcp://127.0.0.1:0", "-t", "2:4", *args, "spec/fixtures/pubsub.ru", env: env)
     children << child
-    [child, child.stdout_match(%r{listening on http://127\.0\.0\.1:(\d+)})[1].to_i]
+    boot = %r{threads, pub/sub #{Regexp.escape(redis.url)}\) listening on http://127\.0\.0\.1:(\d+)}
+    [child, child.stdout_match(boot)[1].to_i]
   end
 
   # A WebSocket on +port+ subscribed to +channel+ in its process and, through it, in Redis.

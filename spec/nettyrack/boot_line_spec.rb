@@ -5,11 +5,18 @@ require "nettyrack/boot_line"
 RSpec.describe Nettyrack::BootLine do
   it "says version, JRuby, Java, threads and every URL, on one line" do
     configuration = Nettyrack::Configuration.merge({ threads: [2, 12] })
-    server = instance_double(Nettyrack::Server, configuration: configuration,
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new,
                                                 urls: ["http://0.0.0.0:9292", "http://[::1]:9293"])
     expect(described_class.for(server)).to eq(
       "nettyrack #{Nettyrack::VERSION} (JRuby #{JRUBY_VERSION}, Java #{ENV_JAVA['java.specification.version']}, " \
       "12 threads) listening on http://0.0.0.0:9292, http://[::1]:9293"
     )
+  end
+
+  it "names the Redis engine pub/sub goes through, hiding its password" do
+    configuration = Nettyrack::Configuration.merge({ threads: [1, 4] })
+    engine = double("RedisPubSub", url: "redis://:***@10.0.0.5:6379/2")
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: engine, urls: ["http://0.0.0.0:80"])
+    expect(described_class.for(server)).to end_with("4 threads, pub/sub redis://:***@10.0.0.5:6379/2) listening on http://0.0.0.0:80")
   end
 end

@@ -63,4 +63,32 @@ RSpec.describe Nettyrack::PubSub do
       engine&.close
     end
   end
+
+  describe ".serving" do
+    let(:nowhere) { "redis://127.0.0.1:#{TCPServer.open('127.0.0.1', 0) { |server| server.addr[1] }}" }
+
+    def engine_threads
+      Java::JavaLang::Thread.getAllStackTraces.keySet.select { |t| t.alive? && t.name.start_with?("nettyrack-pubsub-") }
+    end
+
+    it "makes the engine the process's inside the block, then restores the old one and closes the engine" do
+      before = Nettyrack.pubsub
+      inside = nil
+      result = described_class.serving(nowhere, errors: StringIO.new) { inside = Nettyrack.pubsub and :done }
+      expect(result).to eq(:done)
+      expect(inside).to be_a(Java::OrgNettyrackRedis::RedisPubSub)
+      expect(Nettyrack.pubsub).to be(before)
+      expect(engine_threads).to be_empty
+    end
+
+    it "restores and closes when the block raises, and leaves in-process pub/sub alone" do
+      before = Nettyrack.pubsub
+      inside = nil
+      expect { described_class.serving(nowhere, errors: StringIO.new) { inside = Nettyrack.pubsub and raise "boom" } }
+        .to raise_error(RuntimeError, "boom")
+      expect(Nettyrack.pubsub).to be(before)
+      expect(engine_threads).to be_empty
+      expect(described_class.serving(nil) { Nettyrack.pubsub }).to be(before)
+    end
+  end
 end

@@ -52,7 +52,41 @@ RSpec.describe "Rack::Handler::Nettyrack" do
   end
 
   it "lists what -O accepts for rackup -h" do
-    expect(handler.valid_options.keys)
-      .to include("Host=HOST", "Port=PORT", "Threads=MIN:MAX", "Quiet", "max_body_size=BYTES", "header_timeout=SECONDS")
+    expect(handler.valid_options.keys).to include("Host=HOST", "Port=PORT", "Threads=MIN:MAX", "Quiet", "pubsub=URL",
+                                                  "max_body_size=BYTES", "header_timeout=SECONDS")
+  end
+
+  it "takes -O pubsub=URL: pub/sub goes through that Redis while it serves, and names it on the boot line",
+     if: RedisServer.available? do
+    redis = RedisServer.start
+    pubsub_app = Rack::Builder.parse_file(File.expand_path("../fixtures/pubsub.ru", __dir__))
+    pubsub_app = pubsub_app.first if pubsub_app.is_a?(Array) # Rack 2 returns [app, options]
+    before = Nettyrack.pubsub
+    received = nil
+    expect do
+      handler.run(pubsub_app, Host: "127.0.0.1", Port: 0, pubsub: redis.url) do |server|
+        port = server.port
+        ws = WsClient.open(port, "/ws?channel=news")
+        expect(ws.read_message).to eq([:text, "subscribed"])
+        limit = Deadline.now + 20
+        IO.select(nil, nil, nil, 0.05) until redis.subscribers("news") == 1 || Deadline.now > limit
+        expect(post("http://127.0.0.1:#{port}/publish?channel=news", "through Redis").code).to eq("204")
+        received = ws.read_message
+        ws.close
+        handler.shutdown
+      end
+    end.to output(%r{threads, pub/sub #{Regexp.escape(redis.url)}\) listening on}).to_stdout
+    expect(received).to eq([:text, "through Redis"])
+    expect(Nettyrack.pubsub).to be(before)
+    limit = Deadline.now + 20
+    IO.select(nil, nil, nil, 0.05) until redis.subscribers("news").zero? || Deadline.now > limit
+    expect(redis.subscribers("news")).to eq(0) # the engine closed with the server
+  ensure
+    redis&.stop
+  end
+
+  it "refuses a pubsub option that is not a Redis URL before it binds" do
+    expect { handler.run(app, Host: "127.0.0.1", Port: 0, pubsub: "memcached://h") }
+      .to raise_error(Nettyrack::ConfigError, /"memcached:\/\/h" is not a pub\/sub engine/)
   end
 end
