@@ -74,7 +74,10 @@ RSpec.describe Nettyrack::PubSub do
     it "makes the engine the process's inside the block, then restores the old one and closes the engine" do
       before = Nettyrack.pubsub
       inside = nil
-      result = described_class.serving(nowhere, errors: StringIO.new) { inside = Nettyrack.pubsub and :done }
+      result = described_class.serving(nowhere, errors: StringIO.new) do
+        inside = Nettyrack.pubsub
+        :done
+      end
       expect(result).to eq(:done)
       expect(inside).to be_a(Java::OrgNettyrackRedis::RedisPubSub)
       expect(Nettyrack.pubsub).to be(before)
@@ -84,8 +87,13 @@ RSpec.describe Nettyrack::PubSub do
     it "restores and closes when the block raises, and leaves in-process pub/sub alone" do
       before = Nettyrack.pubsub
       inside = nil
-      expect { described_class.serving(nowhere, errors: StringIO.new) { inside = Nettyrack.pubsub and raise "boom" } }
-        .to raise_error(RuntimeError, "boom")
+      expect do
+        described_class.serving(nowhere, errors: StringIO.new) do
+          inside = Nettyrack.pubsub
+          raise "boom"
+        end
+      end.to raise_error(RuntimeError, "boom")
+      expect(inside).to be_a(Java::OrgNettyrackRedis::RedisPubSub)
       expect(Nettyrack.pubsub).to be(before)
       expect(engine_threads).to be_empty
       expect(described_class.serving(nil) { Nettyrack.pubsub }).to be(before)
