@@ -99,39 +99,67 @@ class PushSessionTest {
         }
     }
 
+    /** Runs every task on a thread of its own, and knows when none is queued or running. */
+    private static final class ThreadPerTask implements Workers {
+        private final AtomicInteger inFlight = new AtomicInteger();
+
+        @Override
+        public boolean submit(Runnable task) {
+            inFlight.incrementAndGet(); // before the task's own follow-up is submitted, so never 0 in between
+            new Thread(() -> {
+                try {
+                    task.run();
+                } finally {
+                    inFlight.decrementAndGet();
+                }
+            }).start();
+            return true;
+        }
+
+        /** Waits until the session has no task queued or running. */
+        void awaitIdle() {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (inFlight.get() > 0) {
+                assertTrue(System.nanoTime() < deadline, "the session's tasks did not finish within 5 s");
+                LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+
     @Test
     void runsEachConnectionsCallbacksInOrderAndNeverTwoAtOnce() throws Exception {
-        // Every task gets a thread of its own, so a session's callbacks surely run on many
-        // threads; only the session's own serialising can keep them in order and apart.
-        AtomicInteger spawned = new AtomicInteger();
-        Workers threadPerTask = task -> {
-            new Thread(task, "task-" + spawned.incrementAndGet()).start();
-            return true;
-        };
+        // Every task gets a thread of its own, and each producer lets its session go idle every
+        // 100 messages, so a session's callbacks surely run on many threads; only the session's
+        // own serialising can keep them in order and apart.
         int sessions = 8;
         int messages = 1_000;
         List<Serial> endpoints = new ArrayList<>();
         List<Thread> producers = new ArrayList<>();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
         for (int s = 0; s < sessions; s++) {
             Serial e = new Serial();
             endpoints.add(e);
-            PushSession session = new PushSession(threadPerTask, e, connection, () -> { });
-            producers.add(new Thread(() -> {
+            ThreadPerTask workers = new ThreadPerTask();
+            PushSession session = new PushSession(workers, e, connection, () -> { });
+            Thread producer = new Thread(() -> {
                 session.opened();
                 for (int i = 0; i < messages; i++) {
                     session.message(utf8(Integer.toString(i)), true);
                     if (i % 100 == 99) {
                         session.drained();
-                        awaitSeen(e, i + 1); // the session goes idle; the next message starts a new task
+                        workers.awaitIdle(); // the next message must start a new task, on a new thread
                     }
                 }
                 session.closed();
-            }));
+            });
+            producer.setUncaughtExceptionHandler((t, failure) -> failures.add(failure));
+            producers.add(producer);
         }
         producers.forEach(Thread::start);
         for (Thread t : producers) {
             t.join(10_000);
         }
+        assertEquals(List.of(), failures);
         for (Serial e : endpoints) {
             assertTrue(e.closed.await(5, TimeUnit.SECONDS), "on_close ran");
             assertEquals(0, e.overlaps.get(), "two callbacks of one connection overlapped");
@@ -139,14 +167,7 @@ class PushSessionTest {
             for (int i = 0; i < messages; i++) {
                 assertEquals(i, e.seen.get(i), "message order");
             }
-            assertTrue(e.threads.size() >= messages / 100, "callbacks ran on " + e.threads.size() + " threads");
-        }
-    }
-
-    private static void awaitSeen(Serial e, int count) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (e.seen.size() < count && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(50_000);
+            assertTrue(e.threads.size() > messages / 100, "callbacks ran on " + e.threads.size() + " threads");
         }
     }
 
