@@ -77,14 +77,15 @@ public final class RackBridge implements RackHandler {
             IRubyObject result = callApp.call(context, app, app, env);
             RubyArray<?> triple = toTriple(result);
             body = triple.entry(2);
-            IRubyObject handler = upgradeHandler(request, env, triple.entry(0));
+            int code = statusCode(triple.entry(0));
+            IRubyObject handler = upgradeHandler(request, env, code);
             if (handler != null) {
-                status = statusCode(triple.entry(0));
+                status = code;
                 head = ResponseHeadersReader.read(context, triple.entry(1));
                 sink.upgrade(status, head.headers, pushEndpoints.open(handler, env, request.upgrade()));
                 return;
             }
-            status = status(triple.entry(0));
+            status = checkedStatus(triple.entry(0), code);
             head = ResponseHeadersReader.read(context, triple.entry(1));
             bodyWriter.write(context, status, head, body, sink);
         } catch (ClientGone e) {
@@ -122,24 +123,23 @@ public final class RackBridge implements RackHandler {
      * {@code env['rack.upgrade']} and answering a status below 300 (0 and 101 included); the
      * body is then never sent. The handler, or null for an ordinary response.
      */
-    private IRubyObject upgradeHandler(RackRequest request, RubyHash env, IRubyObject status) {
+    private IRubyObject upgradeHandler(RackRequest request, RubyHash env, int code) {
         if (request.upgrade() == Upgrade.NONE) {
             return null;
         }
         IRubyObject handler = env.fastARef(keys.rackUpgrade);
-        int code = statusCode(status);
         if (handler == null || handler.isNil() || code < 0 || code >= 300) {
             return null;
         }
         return handler;
     }
 
-    private static int status(IRubyObject value) {
-        long code = statusCode(value);
-        if (code < 200 || code > 999) {
+    /** The status of an ordinary response: {@link #statusCode} of value, which must be 200 to 999. */
+    private static int checkedStatus(IRubyObject value, int code) {
+        if (code < 200) { // statusCode answers -1 for anything not a number up to 999
             throw new InvalidResponse("invalid status " + value.inspect() + " (must be an Integer from 200 to 999)");
         }
-        return (int) code;
+        return code;
     }
 
     /** The status as a number, or -1 when it is none. */
