@@ -1,21 +1,62 @@
 package org.nettyrack.core.push;
 
-import java.util.ArrayList;
-import java.util.IdentityHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
- * In-process pub/sub: a concurrent map from channel to subscribers. A broadcast to N
+ * In-process pub/sub: a concurrent map from channel to its subscribers. A broadcast to N
  * subscribers is N {@link Subscriber#deliver} calls sharing one {@link Message}: on the
  * publisher's thread, except for {@link Batched} subscribers, which get one task per I/O
- * thread. Also the local fan-out stage of the engines that span processes.
+ * thread. Subscribers are grouped by that thread when they subscribe, so a publish does no
+ * sorting. Also the local fan-out stage of the engines that span processes.
  */
 public final class LocalPubSub implements PubSub {
-    private final ConcurrentHashMap<String, Set<Subscriber>> channels = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Subscribers> channels = new ConcurrentHashMap<>();
+
+    /**
+     * One channel's subscribers: those delivered to on the publisher's thread, and the others
+     * by the executor they are delivered on. Changed only inside {@code channels.compute}, so
+     * one change at a time per channel; read by publishers at any time.
+     */
+    private static final class Subscribers {
+        final Set<Subscriber> inline = ConcurrentHashMap.newKeySet();
+        final ConcurrentHashMap<Executor, Set<Subscriber>> batched = new ConcurrentHashMap<>();
+
+        void add(Subscriber s) {
+            Executor executor = executor(s);
+            if (executor == null) {
+                inline.add(s);
+            } else {
+                batched.computeIfAbsent(executor, e -> ConcurrentHashMap.newKeySet()).add(s);
+            }
+        }
+
+        void remove(Subscriber s) {
+            Executor executor = executor(s);
+            if (executor == null) {
+                inline.remove(s);
+            } else {
+                batched.computeIfPresent(executor, (e, set) -> set.remove(s) && set.isEmpty() ? null : set);
+            }
+        }
+
+        boolean isEmpty() {
+            return inline.isEmpty() && batched.isEmpty();
+        }
+
+        int size() {
+            int size = inline.size();
+            for (Set<Subscriber> set : batched.values()) {
+                size += set.size();
+            }
+            return size;
+        }
+
+        private static Executor executor(Subscriber s) {
+            return s instanceof Batched ? ((Batched) s).executor() : null;
+        }
+    }
 
     @Override
     public void subscribe(String channel, Subscriber subscriber) {
@@ -25,13 +66,13 @@ public final class LocalPubSub implements PubSub {
     /** Like {@link #subscribe}; true when this is the channel's first subscriber. */
     public boolean add(String channel, Subscriber subscriber) {
         boolean[] first = {false};
-        channels.compute(channel, (c, set) -> {
-            if (set == null) {
-                set = ConcurrentHashMap.newKeySet();
+        channels.compute(channel, (c, subscribers) -> {
+            if (subscribers == null) {
+                subscribers = new Subscribers();
                 first[0] = true;
             }
-            set.add(subscriber);
-            return set;
+            subscribers.add(subscriber);
+            return subscribers;
         });
         return first[0];
     }
@@ -44,13 +85,13 @@ public final class LocalPubSub implements PubSub {
     /** Like {@link #unsubscribe}; true when the channel has no subscribers left. */
     public boolean remove(String channel, Subscriber subscriber) {
         boolean[] emptied = {false};
-        channels.computeIfPresent(channel, (c, set) -> {
-            set.remove(subscriber);
-            if (set.isEmpty()) {
+        channels.computeIfPresent(channel, (c, subscribers) -> {
+            subscribers.remove(subscriber);
+            if (subscribers.isEmpty()) {
                 emptied[0] = true;
                 return null;
             }
-            return set;
+            return subscribers;
         });
         return emptied[0];
     }
@@ -66,31 +107,20 @@ public final class LocalPubSub implements PubSub {
      * the others on this thread.
      */
     public void deliver(Message message) {
-        Set<Subscriber> subscribers = channels.get(message.channel());
+        Subscribers subscribers = channels.get(message.channel());
         if (subscribers == null) {
             return;
         }
-        Map<Executor, List<Subscriber>> batches = null;
-        for (Subscriber s : subscribers) {
-            Executor executor = s instanceof Batched ? ((Batched) s).executor() : null;
-            if (executor == null) {
-                deliverOne(s, message);
-                continue;
-            }
-            if (batches == null) {
-                batches = new IdentityHashMap<>();
-            }
-            batches.computeIfAbsent(executor, e -> new ArrayList<>()).add(s);
+        for (Subscriber s : subscribers.inline) {
+            deliverOne(s, message);
         }
-        if (batches != null) {
-            batches.forEach((executor, batch) -> {
-                try {
-                    executor.execute(() -> batch.forEach(s -> deliverOne(s, message)));
-                } catch (java.util.concurrent.RejectedExecutionException stopping) {
-                    // the I/O thread is shutting down, and its connections with it
-                }
-            });
-        }
+        subscribers.batched.forEach((executor, batch) -> {
+            try {
+                executor.execute(() -> batch.forEach(s -> deliverOne(s, message)));
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                // the I/O thread is shutting down, and its connections with it
+            }
+        });
     }
 
     private static void deliverOne(Subscriber subscriber, Message message) {
@@ -107,7 +137,7 @@ public final class LocalPubSub implements PubSub {
     }
 
     public int subscribers(String channel) {
-        Set<Subscriber> subscribers = channels.get(channel);
+        Subscribers subscribers = channels.get(channel);
         return subscribers == null ? 0 : subscribers.size();
     }
 }
