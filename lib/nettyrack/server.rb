@@ -27,7 +27,7 @@ module Nettyrack
 
       @configuration = Configuration.merge(layer(host, port, binds, threads, limits))
       @pubsub = pubsub
-      config = JavaConfig.build(**@configuration.server_options, access_log: access_log)
+      config = JavaConfig.build(**@configuration.server_options, access_log: access_log, error_log: errors)
       bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development, pubsub)
       @netty = Java::OrgNettyrackNetty::NettyServer.new(config, bridge)
     end

@@ -35,6 +35,7 @@ public final class ServerConfig {
     private final long maxPushQueue;
     private final long pushTimeoutMillis;
     private final OutputStream accessLog;
+    private final ErrorLog errorLog;
 
     private ServerConfig(Builder b) {
         this.binds = List.copyOf(b.binds);
@@ -55,6 +56,7 @@ public final class ServerConfig {
         this.maxPushQueue = b.maxPushQueue;
         this.pushTimeoutMillis = b.pushTimeoutMillis;
         this.accessLog = b.accessLog;
+        this.errorLog = b.errorLog;
     }
 
     public static Builder builder() {
@@ -97,6 +99,8 @@ public final class ServerConfig {
     public long pushTimeoutMillis() { return pushTimeoutMillis; }
     /** Where Common Log Format lines go, or null for none. */
     public OutputStream accessLog() { return accessLog; }
+    /** Where the server reports trouble outside the application (stderr unless set). */
+    public ErrorLog errorLog() { return errorLog; }
 
     /** Collects settings; {@link #build()} checks them and names the first bad one. */
     public static final class Builder {
@@ -118,6 +122,7 @@ public final class ServerConfig {
         private long maxPushQueue = 1024 * 1024;
         private long pushTimeoutMillis = 40_000;
         private OutputStream accessLog;
+        private ErrorLog errorLog = ErrorLog.stderr();
 
         private Builder() {
         }
@@ -139,6 +144,7 @@ public final class ServerConfig {
         public Builder maxPushQueue(long n) { maxPushQueue = n; return this; }
         public Builder pushTimeoutMillis(long ms) { pushTimeoutMillis = ms; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
+        public Builder errorLog(OutputStream out) { errorLog = out == null ? ErrorLog.stderr() : new ErrorLog(out); return this; }
 
         public ServerConfig build() {
             if (binds.isEmpty()) {

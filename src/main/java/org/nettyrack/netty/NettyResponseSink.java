@@ -66,7 +66,7 @@ final class NettyResponseSink implements ResponseSink {
             handler.handle(request, this);
         } catch (RuntimeException | Error e) {
             // The handler turns application errors into 500s itself; this is a last resort.
-            e.printStackTrace();
+            server.errorLog.report("internal error serving " + request.method() + " " + request.target(), e);
             if (started) {
                 abort();
             }

@@ -5,6 +5,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.nettyrack.core.AccessLog;
+import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
@@ -19,6 +20,7 @@ final class ServerState {
     final RackHandler handler;
     final Workers workers;
     final AccessLog accessLog;
+    final ErrorLog errorLog;
     final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
     final AtomicInteger activeRequests = new AtomicInteger();
     volatile boolean draining;
@@ -28,5 +30,6 @@ final class ServerState {
         this.handler = handler;
         this.workers = workers;
         this.accessLog = config.accessLog() == null ? null : new AccessLog(config.accessLog());
+        this.errorLog = config.errorLog();
     }
 }
