@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "bridge_helper"
+require "open3"
 require "tempfile"
 
 # How responses leave the bridge (org.nettyrack.jruby.BodyWriter and ResponseHeadersReader).
@@ -79,15 +80,87 @@ RSpec.describe "Rack responses" do
     end
   end
 
-  it "always closes the body, also when iterating it fails" do
-    closed = Queue.new
-    body = Object.new
-    body.define_singleton_method(:each) { |&_blk| raise "broken body" }
-    body.define_singleton_method(:close) { closed << :closed }
-    with_app(->(_env) { [200, {}, body] }) do |port|
-      # Headers may already be on their way, so the only honest signal left is a cut connection.
-      expect { http_get(port, "/") }.to raise_error { |e| expect(e).to be_a(IOError).or be_a(SystemCallError) }
-      expect(BridgeHelper.take(closed, 5)).to eq(:closed)
+  describe "a body that fails" do
+    let(:finished) { Queue.new }
+    let(:closed) { Queue.new }
+
+    # A body whose each yields +chunks+ and then raises; its close reports to +closed+.
+    def failing_body(*chunks, raise_in: :each)
+      closed = self.closed
+      Object.new.tap do |body|
+        body.define_singleton_method(:each) do |&blk|
+          chunks.each(&blk)
+          raise "broken each" if raise_in == :each
+        end
+        body.define_singleton_method(:close) do
+          closed << :closed
+          raise "broken close" if raise_in == :close
+        end
+      end
+    end
+
+    def app_with(body)
+      finished = self.finished
+      lambda do |env|
+        env["rack.response_finished"] << ->(_env, status, _headers, error) { finished << [status, error&.message] }
+        [200, { "content-type" => "text/plain" }, body]
+      end
+    end
+
+    it "before its first byte left gets a 500; rack.response_finished sees the error" do
+      with_app(app_with(failing_body)) do |port, errors|
+        response = http_get(port, "/")
+        expect([response.code, response.body]).to eq(["500", "Internal Server Error\n"])
+        expect(BridgeHelper.take(closed, 5)).to eq(:closed)
+        expect(BridgeHelper.take(finished, 5)).to eq([500, "broken each"])
+        expect(errors.string).to include("Error handling GET /: RuntimeError: broken each")
+      end
+    end
+
+    it "in close, before its first byte left, gets a 500 too (empty chunks are not bytes)" do
+      with_app(app_with(failing_body("", raise_in: :close))) do |port|
+        expect(http_get(port, "/").code).to eq("500")
+        expect(BridgeHelper.take(finished, 5)).to eq([500, "broken close"])
+      end
+    end
+
+    it "after bytes left cuts the connection without the last chunk, and logs it" do
+      with_app(app_with(failing_body("partial"))) do |port, errors|
+        out, _err, status = Open3.capture3("curl", "-sS", "-m", "10", "http://127.0.0.1:#{port}/")
+        expect(status.exitstatus).to eq(18) # curl: transfer closed with outstanding read data remaining
+        expect(out).to eq("partial")
+        expect(BridgeHelper.take(closed, 5)).to eq(:closed)
+        expect(BridgeHelper.take(finished, 5)).to eq([500, "broken each"])
+        expect(errors.string).to include("RuntimeError: broken each")
+      end
+    end
+  end
+
+  describe "HEAD" do
+    it "answers an app wrapped in Rack::Lint with its status and headers, no body, connection kept" do
+      app = Rack::Lint.new(->(_env) { [200, { "content-type" => "text/plain", "x-a" => "1" }, ["hello"]] })
+      with_app(app) do |port, errors|
+        out = `curl -sS -I http://127.0.0.1:#{port}/ http://127.0.0.1:#{port}/ -w '%{num_connects}\n' 2>&1`
+        expect(out.scan("HTTP/1.1 200 OK").size).to eq(2)
+        expect(out).to include("x-a: 1").and end_with("0\n") # the second request reused the connection
+        expect(errors.string).to be_empty
+      end
+    end
+
+    it "never iterates the body, and still closes it; a plain Array gives the Content-Length" do
+      iterated = java.util.concurrent.atomic.AtomicInteger.new
+      closed = Queue.new
+      streamed = Object.new
+      streamed.define_singleton_method(:each) { |&_blk| iterated.increment_and_get }
+      streamed.define_singleton_method(:close) { closed << :closed }
+      app = ->(env) { [200, {}, env["PATH_INFO"] == "/array" ? %w[hello world] : streamed] }
+      with_app(app) do |port|
+        head = ->(path) { raw_request(port, "HEAD #{path} HTTP/1.1\r\nHost: x\r\n\r\n") }
+        expect(head.call("/array")).to include("content-length: 10\r\n").and end_with("\r\n\r\n")
+        expect(head.call("/streamed")).to start_with("HTTP/1.1 200 OK").and end_with("\r\n\r\n")
+        expect(BridgeHelper.take(closed, 5)).to eq(:closed)
+        expect(iterated.get).to eq(0)
+      end
     end
   end
 

@@ -9,16 +9,19 @@ import java.nio.file.Path;
  * bodies, drops body bytes for HEAD, 204 and 304, and keeps responses in request order.
  *
  * <p>Either call {@link #respond} once, or {@link #begin}, any number of {@link #write} /
- * {@link #sendFile}, then {@link #end}. After {@link #begin}, a failure can only
- * {@link #abort} the connection: the status line is already gone.
+ * {@link #sendFile}, then {@link #end}. {@link #begin} only records the head: it leaves with
+ * the first body byte, a file, or {@link #end}. Until then nothing is {@link #committed} and a
+ * failure may still replace the response with {@link #respond} (an error page). Once
+ * committed, a failure can only {@link #abort} the connection: the status line is gone.
  */
 public interface ResponseSink {
     /** A whole response whose body is known: the common, fastest case. */
     void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length);
 
     /**
-     * Starts a streamed response. {@code contentLength} is the exact body length, or -1 when
-     * unknown (a Content-Length header from the application counts as known).
+     * Starts a streamed response; the head is sent with the first body bytes or at {@link #end}.
+     * {@code contentLength} is the exact body length, or -1 when unknown (a Content-Length
+     * header from the application counts as known).
      */
     void begin(int status, ResponseHeaders headers, long contentLength);
 
@@ -42,10 +45,14 @@ public interface ResponseSink {
      * announced (WebSocket: 101 and the opening handshake; SSE: {@code status} with an
      * event-stream body), sending the application's headers, then drives the endpoint. Returns
      * at once; the endpoint's callbacks come from the connection's {@link
-     * org.nettyrack.core.push.PushSession}. Counts as started.
+     * org.nettyrack.core.push.PushSession}. Commits the response.
      */
     void upgrade(int status, ResponseHeaders headers, org.nettyrack.core.push.PushEndpoint endpoint);
 
-    /** Whether {@link #begin}, {@link #respond} or {@link #upgrade} has been called. */
-    boolean started();
+    /**
+     * Whether the response has been handed to the transport (by {@link #respond},
+     * {@link #upgrade}, or {@link #begin} followed by body bytes, a file or {@link #end}), so
+     * that it can no longer be replaced by an error response.
+     */
+    boolean committed();
 }

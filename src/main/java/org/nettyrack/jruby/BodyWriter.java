@@ -29,7 +29,11 @@ import org.nettyrack.core.ResponseSink;
  * <li>{@code call} (a streaming body, or a Rack 2 {@code rack.hijack} response header):
  * called with a {@link ResponseStream}; the response ends when it returns.</li>
  * </ol>
- * Closing the body is the caller's job, so it happens whatever went wrong here.
+ * The body is closed after it was iterated and before the response ends, so nothing of the
+ * response has left while the body can still fail: the sink holds a streamed response's head
+ * until the first body bytes. A HEAD request's body is not iterated at all (its answer has no
+ * body; Rack::Lint even raises when one is yielded); a plain Array still gives the
+ * Content-Length a GET would have.
  */
 final class BodyWriter {
     private final CachingCallSite toAry = new NormalCachingCallSite("to_ary");
@@ -42,26 +46,53 @@ final class BodyWriter {
         this.streams = streams;
     }
 
-    void write(ThreadContext context, int status, ResponseHeadersReader.Result head, IRubyObject body,
-               ResponseSink sink) {
+    /** Writes the response; {@code head} is true for a HEAD request. Closes the body before the end. */
+    void write(ThreadContext context, int status, ResponseHeadersReader.Result head, ResponseBody response,
+               ResponseSink sink, boolean headRequest) {
         ResponseHeaders headers = head.headers;
-        if (head.hijack != null) {
-            stream(context, status, headers, head.hijack, sink);
-        } else if (status == 200 && body.respondsTo("to_path") && sendFile(context, headers, body, sink)) {
+        IRubyObject body = response.value;
+        if (headRequest) {
+            writeHead(context, status, headers, response, sink);
+        } else if (head.hijack != null) {
+            stream(context, status, headers, head.hijack, response, sink);
+        } else if (status == 200 && body.respondsTo("to_path") && sendFile(context, headers, response, sink)) {
             return;
-        } else if (body.respondsTo("to_ary") && writeArray(context, status, headers, toAry.call(context, body, body), sink)) {
+        } else if (body.respondsTo("to_ary")
+            && writeArray(context, status, headers, toAry.call(context, body, body), response, sink)) {
             return;
         } else if (body.respondsTo("each")) {
-            writeEach(context, status, headers, body, sink);
+            writeEach(context, status, headers, response, sink);
         } else if (body.respondsTo("call")) {
-            stream(context, status, headers, body, sink);
+            stream(context, status, headers, body, response, sink);
         } else {
             throw new InvalidResponse("body responds to neither each, to_ary nor call ("
                 + body.getMetaClass().getName() + ")");
         }
     }
 
-    private boolean sendFile(ThreadContext context, ResponseHeaders headers, IRubyObject body, ResponseSink sink) {
+    /** HEAD: status and headers only; the body is closed, never iterated. */
+    private void writeHead(ThreadContext context, int status, ResponseHeaders headers, ResponseBody response,
+                           ResponseSink sink) {
+        response.close(context);
+        long length = -1;
+        if (response.value instanceof RubyArray) {
+            RubyArray<?> chunks = (RubyArray<?>) response.value;
+            length = 0;
+            for (int i = 0; i < chunks.getLength(); i++) {
+                IRubyObject chunk = chunks.entry(i);
+                if (!(chunk instanceof RubyString)) {
+                    length = -1;
+                    break;
+                }
+                length += ((RubyString) chunk).getByteList().getRealSize();
+            }
+        }
+        sink.begin(status, headers, length);
+        sink.end();
+    }
+
+    private boolean sendFile(ThreadContext context, ResponseHeaders headers, ResponseBody response, ResponseSink sink) {
+        IRubyObject body = response.value;
         File file = new File(toPath.call(context, body, body).convertToString().toString());
         String declared = headers.get("content-length");
         if (!file.isFile() || (declared != null && !declared.trim().equals(Long.toString(file.length())))) {
@@ -71,18 +102,21 @@ final class BodyWriter {
         long length = file.length();
         sink.begin(200, headers, length);
         try {
-            sink.sendFile(path, 0, length);
+            sink.sendFile(path, 0, length); // opens the file before close may delete it (a reaped Tempfile)
         } catch (IOException e) {
             throw new ClientGone(e);
         }
+        response.close(context);
         sink.end();
         return true;
     }
 
-    private boolean writeArray(ThreadContext context, int status, ResponseHeaders headers, IRubyObject ary, ResponseSink sink) {
+    private boolean writeArray(ThreadContext context, int status, ResponseHeaders headers, IRubyObject ary,
+                               ResponseBody response, ResponseSink sink) {
         if (!(ary instanceof RubyArray)) {
             return false;
         }
+        response.close(context);
         RubyArray<?> chunks = (RubyArray<?>) ary;
         int count = chunks.getLength();
         if (count == 1) {
@@ -108,7 +142,9 @@ final class BodyWriter {
         return true;
     }
 
-    private void writeEach(ThreadContext context, int status, ResponseHeaders headers, IRubyObject body, ResponseSink sink) {
+    private void writeEach(ThreadContext context, int status, ResponseHeaders headers, ResponseBody response,
+                           ResponseSink sink) {
+        IRubyObject body = response.value;
         sink.begin(status, headers, -1);
         Block block = CallBlock.newCallClosure(context, body, Signature.ONE_ARGUMENT, (ctx, args, blk) -> {
             ByteList bytes = chunk(args.length > 0 ? args[0] : ctx.nil);
@@ -120,10 +156,12 @@ final class BodyWriter {
             return ctx.nil;
         });
         each.call(context, body, body, block);
+        response.close(context);
         sink.end();
     }
 
-    private void stream(ThreadContext context, int status, ResponseHeaders headers, IRubyObject callable, ResponseSink sink) {
+    private void stream(ThreadContext context, int status, ResponseHeaders headers, IRubyObject callable,
+                        ResponseBody response, ResponseSink sink) {
         sink.begin(status, headers, -1);
         ResponseStream stream = streams.open(context, sink);
         try {
@@ -131,6 +169,7 @@ final class BodyWriter {
         } finally {
             stream.finish();
         }
+        response.close(context);
         sink.end();
     }
 

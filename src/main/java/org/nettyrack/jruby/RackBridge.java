@@ -67,7 +67,7 @@ public final class RackBridge implements RackHandler {
         ThreadContext context = runtime.getCurrentContext();
         IRubyObject input = null;
         RubyHash env = null;
-        IRubyObject body = null;
+        ResponseBody body = null;
         int status = 500;
         ResponseHeadersReader.Result head = null;
         Throwable failure = null;
@@ -76,7 +76,7 @@ public final class RackBridge implements RackHandler {
             env = envBuilder.build(context, request, input);
             IRubyObject result = callApp.call(context, app, app, env);
             RubyArray<?> triple = toTriple(result);
-            body = triple.entry(2);
+            body = new ResponseBody(triple.entry(2), close);
             int code = statusCode(triple.entry(0));
             IRubyObject handler = upgradeHandler(request, env, code);
             if (handler != null) {
@@ -87,7 +87,7 @@ public final class RackBridge implements RackHandler {
             }
             status = checkedStatus(triple.entry(0), code);
             head = ResponseHeadersReader.read(context, triple.entry(1));
-            bodyWriter.write(context, status, head, body, sink);
+            bodyWriter.write(context, status, head, body, sink, "HEAD".equals(request.method()));
         } catch (ClientGone e) {
             failure = e;
             sink.abort();
@@ -159,11 +159,15 @@ public final class RackBridge implements RackHandler {
         return code < 0 || code > 999 ? -1 : (int) code;
     }
 
-    /** Logs the failure to rack.errors and answers 500, or cuts the connection if it started. */
+    /**
+     * Logs the failure to rack.errors and answers 500; once part of the response has left, cuts
+     * the connection instead (a chunked response never gets its last chunk, so the client can
+     * tell it is incomplete).
+     */
     private void fail(ThreadContext context, RackRequest request, ResponseSink sink, RuntimeException e) {
         String report = AppErrors.describe(context, e);
         appErrors.log(context, "Error handling " + request.method() + " " + request.target() + ": " + report);
-        if (sink.started()) {
+        if (sink.committed()) {
             sink.abort();
             return;
         }
@@ -174,12 +178,13 @@ public final class RackBridge implements RackHandler {
         sink.respond(500, headers, bytes, 0, bytes.length);
     }
 
-    private void closeQuietly(ThreadContext context, IRubyObject body) {
-        if (body == null || !body.respondsTo("close")) {
+    /** Closes a body the writer did not get to close (something failed first); reports a failing close. */
+    private void closeQuietly(ThreadContext context, ResponseBody body) {
+        if (body == null || body.closed()) {
             return;
         }
         try {
-            close.call(context, body, body);
+            body.close(context);
         } catch (RaiseException e) {
             appErrors.report(context, "Error closing body", e);
         }

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpHeadersFactory;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -31,6 +32,8 @@ import org.nettyrack.core.push.Upgrade;
  * Writes one response onto a Netty channel from the worker thread that runs the app, and
  * decides its HTTP/1.1 framing: Content-Length when the length is known, chunked when not,
  * close-delimited for HTTP/1.0 clients; no body bytes at all for HEAD, 204 and 304.
+ * A streamed response's head waits for its first body bytes (or its end), so an application
+ * that fails before producing any still gets a proper error response instead of a cut one.
  * Streaming writes wait while the channel is not writable, so a client that does not read
  * cannot make the server buffer without bound. When the last write completes (or fails) the
  * dispatcher hears of it on the event loop. Keep-alive is decided here too, since only this
@@ -45,8 +48,9 @@ final class NettyResponseSink implements ResponseSink {
     private final ServerState server;
     private final RackDispatcher dispatcher;
     private final Object writable = new Object();
-    private volatile boolean started;
+    private volatile boolean committed;
     private boolean finished;
+    private HttpResponse pendingHead;
     private boolean bodyAllowed;
     private boolean keepAlive;
     private long declaredLength = -1;
@@ -67,14 +71,16 @@ final class NettyResponseSink implements ResponseSink {
         } catch (RuntimeException | Error e) {
             // The handler turns application errors into 500s itself; this is a last resort.
             server.errorLog.report("internal error serving " + request.method() + " " + request.target(), e);
-            if (started) {
+            if (committed) {
                 abort();
             }
         } finally {
-            if (!started) {
-                respondError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
-            } else if (!finished) {
-                end();
+            if (!finished) {
+                if (committed || pendingHead != null) {
+                    end();
+                } else {
+                    respondError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
+                }
             }
         }
     }
@@ -97,8 +103,8 @@ final class NettyResponseSink implements ResponseSink {
     }
 
     @Override
-    public boolean started() {
-        return started;
+    public boolean committed() {
+        return committed;
     }
 
     @Override
@@ -115,6 +121,7 @@ final class NettyResponseSink implements ResponseSink {
             out.set(HttpHeaderNames.CONTENT_LENGTH, length);
         }
         settleConnection(out);
+        committed = true;
         finished = true;
         finish(channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
             content, out, EmptyHttpHeaders.INSTANCE)), false);
@@ -137,7 +144,16 @@ final class NettyResponseSink implements ResponseSink {
             out.set(HttpHeaderNames.CONTENT_LENGTH, declaredLength);
         }
         settleConnection(out);
-        channel.write(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), out));
+        pendingHead = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), out);
+    }
+
+    /** Sends the head {@link #begin} recorded: from here on the response cannot be replaced. */
+    private void commit() {
+        if (pendingHead != null) {
+            committed = true;
+            channel.write(pendingHead);
+            pendingHead = null;
+        }
     }
 
     @Override
@@ -145,6 +161,7 @@ final class NettyResponseSink implements ResponseSink {
         if (!bodyAllowed || length == 0) {
             return;
         }
+        commit();
         awaitWritable();
         ByteBuf buf = channel.alloc().buffer(length).writeBytes(bytes, offset, length);
         bytesSent += length;
@@ -156,6 +173,7 @@ final class NettyResponseSink implements ResponseSink {
         if (!bodyAllowed || length == 0) {
             return;
         }
+        commit();
         awaitWritable();
         bytesSent += length;
         channel.writeAndFlush(new DefaultFileRegion(FileChannel.open(file), offset, length));
@@ -167,6 +185,7 @@ final class NettyResponseSink implements ResponseSink {
             return;
         }
         finished = true;
+        commit();
         boolean truncated = bodyAllowed && declaredLength >= 0 && bytesSent != declaredLength;
         finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), truncated);
     }
@@ -189,11 +208,12 @@ final class NettyResponseSink implements ResponseSink {
         if (request.upgrade() == Upgrade.NONE) {
             throw new IllegalStateException("the request asked for no upgrade");
         }
-        if (started) {
+        if (committed) {
             throw new IllegalStateException("response already started");
         }
-        started = true;
+        committed = true;
         finished = true;
+        pendingHead = null;
         this.status = request.upgrade() == Upgrade.WEBSOCKET ? 101 : status;
         channel.eventLoop().execute(() -> dispatcher.upgraded(this, status, headers, endpoint));
     }
@@ -210,10 +230,10 @@ final class NettyResponseSink implements ResponseSink {
      * application said close or the server is draining.
      */
     private HttpHeaders start(int status, ResponseHeaders headers) {
-        if (started) {
+        if (committed) {
             throw new IllegalStateException("response already started");
         }
-        started = true;
+        pendingHead = null; // an error response replaces a head that never left
         this.status = status;
         bodyAllowed = !bodiless(status) && !request.isHead();
         keepAlive = request.keepAlive() && !server.draining;
@@ -241,11 +261,12 @@ final class NettyResponseSink implements ResponseSink {
     }
 
     private void respondError(HttpResponseStatus error) {
-        if (started) {
+        if (committed) {
             return;
         }
-        started = true;
+        committed = true;
         finished = true;
+        pendingHead = null;
         status = error.code();
         keepAlive = request.keepAlive() && !server.draining;
         finish(channel.writeAndFlush(ErrorResponses.plain(error, !keepAlive)), false);

@@ -129,6 +129,49 @@ class NettyResponseSinkTest {
     }
 
     @Test
+    void aStreamedHeadWaitsForTheFirstBodyBytes() {
+        boolean[] committed = new boolean[3];
+        RackHandler app = (request, sink) -> {
+            sink.begin(200, headers("content-type", "text/plain"), -1);
+            committed[0] = sink.committed();
+            write(sink, "");
+            committed[1] = sink.committed();
+            write(sink, "x");
+            committed[2] = sink.committed();
+            sink.end();
+        };
+        assertTrue(new PipelineHarness(app).exchange(GET).endsWith("1\r\nx\r\n0\r\n\r\n"));
+        assertEquals("[false, false, true]", java.util.Arrays.toString(committed));
+    }
+
+    @Test
+    void aStreamThatFailsBeforeItsFirstByteCanStillBeAnError() {
+        RackHandler app = (request, sink) -> {
+            sink.begin(200, headers("content-type", "text/plain", "x-app", "1"), -1);
+            sink.respond(500, headers("content-type", "text/plain"), "oops".getBytes(StandardCharsets.US_ASCII), 0, 4);
+        };
+        PipelineHarness h = new PipelineHarness(app);
+        String out = h.exchange(GET);
+        assertEquals("HTTP/1.1 500 Internal Server Error", PipelineHarness.statusLine(out));
+        assertFalse(out.contains("x-app") || out.contains("200 OK"), out);
+        assertTrue(out.endsWith("content-length: 4\r\n\r\noops"), out);
+        assertTrue(h.channel.isOpen());
+    }
+
+    @Test
+    void aHeadResponseIsSentAtItsEnd() {
+        RackHandler app = (request, sink) -> {
+            sink.begin(200, headers("content-length", "42"), -1);
+            write(sink, "never");
+            sink.end();
+        };
+        PipelineHarness h = new PipelineHarness(app);
+        String out = h.exchange("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertTrue(out.startsWith("HTTP/1.1 200 OK") && out.endsWith("content-length: 42\r\n\r\n"), out);
+        assertTrue(h.channel.isOpen());
+    }
+
+    @Test
     void anAppThatForgetsToEndIsEnded() {
         RackHandler app = (request, sink) -> {
             sink.begin(200, headers(), -1);
