@@ -32,6 +32,7 @@ module Nettyrack
       max_header_size: 16 * KIB,
       max_uri_length: 8 * KIB,
       max_headers: 100,
+      max_chunk_extensions: 16 * KIB, # beyond a chunked body's data; a quarter per chunk
       body_buffer: 128 * KIB,
       header_timeout: 30,         # seconds, as are the other timeouts
       keep_alive_timeout: 20,

@@ -33,6 +33,8 @@ module Nettyrack
     Limit.new(:max_header_size, :size, :maxHeaderSize, "largest request header block; 431 beyond"),
     Limit.new(:max_uri_length, :size, :maxUriLength, "longest request line; 414 beyond"),
     Limit.new(:max_headers, :count, :maxHeaders, "most request header fields; 431 beyond"),
+    Limit.new(:max_chunk_extensions, :size, :maxChunkExtensions,
+              "chunk-extension bytes a chunked body may send beyond its data (1/4 per chunk); 400 beyond"),
     Limit.new(:body_buffer, :size, :bodyBufferSize, "body bytes kept in memory; more go to a temp file"),
     Limit.new(:header_timeout, :seconds, :headerTimeoutMillis, "time a client gets to send a request head"),
     Limit.new(:keep_alive_timeout, :seconds, :keepAliveTimeoutMillis, "time an idle connection stays open"),

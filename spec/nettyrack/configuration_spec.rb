@@ -6,7 +6,7 @@ RSpec.describe Nettyrack::Configuration do
       expect(described_class::DEFAULTS).to include(
         host: "0.0.0.0", port: 9292, environment: "development", rackup: "config.ru", quiet: false,
         access_log: nil, max_body_size: 100 * 1024 * 1024, max_header_size: 16 * 1024,
-        max_uri_length: 8 * 1024, max_headers: 100, body_buffer: 128 * 1024, header_timeout: 30,
+        max_uri_length: 8 * 1024, max_headers: 100, max_chunk_extensions: 16 * 1024, body_buffer: 128 * 1024, header_timeout: 30,
         keep_alive_timeout: 20, write_timeout: 60, shutdown_timeout: 30, queue_size: 1024, io_threads: 0,
         pubsub: nil
       )

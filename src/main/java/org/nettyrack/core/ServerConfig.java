@@ -25,6 +25,7 @@ public final class ServerConfig {
     private final int maxUriLength;
     private final int maxHeaderSize;
     private final int maxHeaders;
+    private final int maxChunkExtensions;
     private final long maxBodySize;
     private final int bodyBufferSize;
     private final long headerTimeoutMillis;
@@ -46,6 +47,7 @@ public final class ServerConfig {
         this.maxUriLength = b.maxUriLength;
         this.maxHeaderSize = b.maxHeaderSize;
         this.maxHeaders = b.maxHeaders;
+        this.maxChunkExtensions = b.maxChunkExtensions;
         this.maxBodySize = b.maxBodySize;
         this.bodyBufferSize = b.bodyBufferSize;
         this.headerTimeoutMillis = b.headerTimeoutMillis;
@@ -76,6 +78,11 @@ public final class ServerConfig {
     public int maxHeaderSize() { return maxHeaderSize; }
     /** Most header fields before 431. */
     public int maxHeaders() { return maxHeaders; }
+    /**
+     * Bytes of chunk extensions a chunked request body may carry beyond its data; one chunk
+     * header may use a quarter of it. 400 beyond.
+     */
+    public int maxChunkExtensions() { return maxChunkExtensions; }
     /** Largest request body before 413. */
     public long maxBodySize() { return maxBodySize; }
     /** Body bytes kept in memory; a larger body is spooled to a temp file. */
@@ -112,6 +119,7 @@ public final class ServerConfig {
         private int maxUriLength = 8 * 1024;
         private int maxHeaderSize = 16 * 1024;
         private int maxHeaders = 100;
+        private int maxChunkExtensions = 16 * 1024;
         private long maxBodySize = 100L * 1024 * 1024;
         private int bodyBufferSize = 128 * 1024;
         private long headerTimeoutMillis = 30_000;
@@ -134,6 +142,7 @@ public final class ServerConfig {
         public Builder maxUriLength(int n) { maxUriLength = n; return this; }
         public Builder maxHeaderSize(int n) { maxHeaderSize = n; return this; }
         public Builder maxHeaders(int n) { maxHeaders = n; return this; }
+        public Builder maxChunkExtensions(int n) { maxChunkExtensions = n; return this; }
         public Builder maxBodySize(long n) { maxBodySize = n; return this; }
         public Builder bodyBufferSize(int n) { bodyBufferSize = n; return this; }
         public Builder headerTimeoutMillis(long ms) { headerTimeoutMillis = ms; return this; }
@@ -165,6 +174,8 @@ public final class ServerConfig {
             require(maxUriLength >= 64, "max URI length must be at least 64 bytes, got " + maxUriLength);
             require(maxHeaderSize >= 256, "max header size must be at least 256 bytes, got " + maxHeaderSize);
             require(maxHeaders >= 1, "max headers must be 1 or more, got " + maxHeaders);
+            require(maxChunkExtensions >= 256,
+                "max chunk extensions must be at least 256 bytes, got " + maxChunkExtensions);
             require(maxBodySize >= 0, "max body size must be 0 or more, got " + maxBodySize);
             require(bodyBufferSize >= 0, "body buffer size must be 0 or more, got " + bodyBufferSize);
             require(headerTimeoutMillis > 0, "header timeout must be positive");

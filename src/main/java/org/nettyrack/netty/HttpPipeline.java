@@ -39,7 +39,7 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
     void configure(ChannelPipeline p) {
         ServerConfig config = server.config;
         p.addLast("timeouts", new RequestTimeouts(config.headerTimeoutMillis(), config.keepAliveTimeoutMillis()));
-        p.addLast("decoder", new StrictRequestDecoder(decoderConfig.clone()));
+        p.addLast("decoder", new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
         p.addLast("encoder", new HttpResponseEncoder());
         p.addLast("guard", new RequestGuard(config.maxHeaders()));
         p.addLast("continue", new ExpectContinue(config.maxBodySize()));

@@ -13,16 +13,24 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Sits right after the decoder and lets only well-formed requests through. It answers
- * malformed ones itself and closes the connection: 414 for a request line over the limit,
- * 431 for a header block or header count over the limit, 400 for the rest (bad syntax,
- * Content-Length with Transfer-Encoding, duplicate or invalid Content-Length, a
- * Transfer-Encoding other than chunked, a missing or repeated Host on HTTP/1.1, a target that
- * is neither origin, absolute nor asterisk form). After a refusal everything else the
- * connection sends is dropped.
+ * malformed ones itself and closes the connection:
+ * <ul>
+ * <li>414 for a request line over the limit; 431 for a header block or header count over it;</li>
+ * <li>505 for an HTTP version other than 1.0 and 1.1 (this door speaks HTTP/1.x only);</li>
+ * <li>501 for a transfer coding other than chunked applied before the final chunked
+ * ({@code gzip, chunked}: RFC 9112 6.1, "a server that receives a request message with a
+ * transfer coding it does not understand SHOULD respond with 501");</li>
+ * <li>400 for the rest: bad syntax, a final transfer coding other than chunked (6.3: the
+ * length "cannot be determined reliably; the server MUST respond with 400"), chunked twice,
+ * Content-Length with Transfer-Encoding, duplicate or invalid Content-Length, a missing or
+ * repeated Host on HTTP/1.1, a target that is neither origin, absolute nor asterisk form.</li>
+ * </ul>
+ * After a refusal everything else the connection sends is dropped.
  */
 final class RequestGuard extends ChannelInboundHandlerAdapter {
     private final int maxHeaders;
@@ -68,15 +76,46 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
         if (headers.size() > maxHeaders) {
             return HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
         }
-        List<String> encodings = headers.getAll(HttpHeaderNames.TRANSFER_ENCODING);
-        if (!encodings.isEmpty()
-            && (encodings.size() > 1 || !HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(encodings.get(0).trim()))) {
+        HttpVersion version = request.protocolVersion();
+        if (!"HTTP".equals(version.protocolName())) {
             return HttpResponseStatus.BAD_REQUEST;
         }
-        if (request.protocolVersion().equals(HttpVersion.HTTP_1_1) && headers.getAll(HttpHeaderNames.HOST).size() != 1) {
+        if (version.majorVersion() != 1 || version.minorVersion() > 1) {
+            return HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED;
+        }
+        HttpResponseStatus coding = checkTransferCoding(headers.getAll(HttpHeaderNames.TRANSFER_ENCODING));
+        if (coding != null) {
+            return coding;
+        }
+        if (version.equals(HttpVersion.HTTP_1_1) && headers.getAll(HttpHeaderNames.HOST).size() != 1) {
             return HttpResponseStatus.BAD_REQUEST;
         }
         return validTarget(request.uri()) ? null : HttpResponseStatus.BAD_REQUEST;
+    }
+
+    /** Null when the codings are absent or exactly chunked; see the class comment for the rest. */
+    private static HttpResponseStatus checkTransferCoding(List<String> fields) {
+        if (fields.isEmpty()) {
+            return null;
+        }
+        List<String> codings = new ArrayList<>(2);
+        for (String field : fields) {
+            for (String coding : field.split(",", -1)) {
+                String name = coding.trim();
+                if (!name.isEmpty()) {
+                    codings.add(name);
+                }
+            }
+        }
+        if (codings.isEmpty() || !HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(codings.get(codings.size() - 1))) {
+            return HttpResponseStatus.BAD_REQUEST;
+        }
+        for (int i = 0; i < codings.size() - 1; i++) {
+            if (HttpHeaderValues.CHUNKED.contentEqualsIgnoreCase(codings.get(i))) {
+                return HttpResponseStatus.BAD_REQUEST;
+            }
+        }
+        return codings.size() == 1 ? null : HttpResponseStatus.NOT_IMPLEMENTED;
     }
 
     private static boolean validTarget(String target) {
