@@ -35,10 +35,13 @@ module Nettyrack
       max_chunk_extensions: 16 * KIB, # beyond a chunked body's data; a quarter per chunk
       body_buffer: 128 * KIB,
       header_timeout: 30,         # seconds, as are the other timeouts
+      body_timeout: 30,           # after the head; extended by 1 s per body_min_rate bytes received
+      body_min_rate: 1 * KIB,     # bytes per second
       keep_alive_timeout: 20,
       write_timeout: 60,
       shutdown_timeout: 30,
       queue_size: 1024,
+      max_connections: 0,         # 0: the process's open-file limit less 1024
       io_threads: 0,              # 0: one per core
       max_message_size: 1 * MIB,  # WebSocket message received, fragments joined
       max_push_queue: 1 * MIB,    # bytes waiting for one slow WebSocket/SSE client

@@ -42,3 +42,24 @@ RSpec.describe "graceful stop" do
     end
   end
 end
+
+# SIGTERM with real load: the child process nettyrack, 100 keep-alive clients sending as fast
+# as they can, and every request they sent answered.
+RSpec.describe "SIGTERM under load" do
+  it "fails no request of 100 busy keep-alive clients, and exits 0" do
+    child = NettyrackProcess.new("-p", "0", "-t", "4:8", "--shutdown-timeout", "20",
+                                 File.expand_path("../fixtures/hello.ru", __dir__))
+    port = child.stdout_match(/listening on .*:(\d+)/)[1].to_i
+    load = KeepAliveLoad.new(port, clients: 100).start
+    load.wait_for(3000) # every client is going
+    child.signal("TERM")
+    result = load.finish(timeout: 40)
+    expect(child.wait(timeout: 40).exitstatus).to eq(0)
+    expect([result.failed, result.errors]).to eq([0, []])
+    expect(result.answered).to be > 3000
+    expect(result.refused).to be >= 100 # each client saw connection: close, and then the closed listener
+    expect(child.stdout).to include("shutting down (SIGTERM)")
+  ensure
+    child&.kill
+  end
+end

@@ -88,13 +88,14 @@ RSpec.describe Nettyrack::CLI do
   describe "limits" do
     it "has a flag for every limit, reading sizes and durations" do
       argv = %w[--max-body-size 10m --max-header-size 32k --max-uri-length 4096 --max-headers 50
-                --max-chunk-extensions 8k --body-buffer 1m
+                --max-chunk-extensions 8k --body-buffer 1m --body-timeout 10 --body-min-rate 4k
                 --header-timeout 5 --keep-alive-timeout 500ms --write-timeout 1.5 --shutdown-timeout 2m
-                --queue-size 10 --io-threads 4 --max-message-size 64k --max-push-queue 2m --push-timeout 30]
+                --queue-size 10 --max-connections 500 --io-threads 4 --max-message-size 64k --max-push-queue 2m --push-timeout 30]
       expect(settings(*argv)).to eq(
         max_body_size: 10 * 1024 * 1024, max_header_size: 32 * 1024, max_uri_length: 4096, max_headers: 50,
-        max_chunk_extensions: 8 * 1024, body_buffer: 1024 * 1024, header_timeout: 5, keep_alive_timeout: 0.5, write_timeout: 1.5,
-        shutdown_timeout: 120, queue_size: 10, io_threads: 4, max_message_size: 64 * 1024,
+        max_chunk_extensions: 8 * 1024, body_buffer: 1024 * 1024, body_timeout: 10, body_min_rate: 4096,
+        header_timeout: 5, keep_alive_timeout: 0.5, write_timeout: 1.5,
+        shutdown_timeout: 120, queue_size: 10, max_connections: 500, io_threads: 4, max_message_size: 64 * 1024,
         max_push_queue: 2 * 1024 * 1024, push_timeout: 30
       )
       expect(settings(*argv).keys).to match_array(Nettyrack::LIMIT_NAMES)

@@ -31,6 +31,17 @@ module Deadline
     false
   end
 
+  # Polls the block until it is truthy and returns its value; raises after +timeout+ seconds.
+  def wait_until(timeout:, interval: 0.05)
+    limit = now + timeout
+    until (result = yield)
+      raise "condition not met within #{timeout} s" if now > limit
+
+      sleep interval
+    end
+    result
+  end
+
   # The value of +thread+, or an error if it has not finished within +timeout+.
   def value(thread, timeout, what = "the thread")
     raise "#{what} did not finish within #{timeout} s" unless thread.join(timeout)

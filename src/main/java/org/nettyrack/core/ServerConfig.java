@@ -21,6 +21,7 @@ public final class ServerConfig {
     private final int minThreads;
     private final int maxThreads;
     private final int queueSize;
+    private final int maxConnections;
     private final int ioThreads;
     private final int maxUriLength;
     private final int maxHeaderSize;
@@ -29,6 +30,8 @@ public final class ServerConfig {
     private final long maxBodySize;
     private final int bodyBufferSize;
     private final long headerTimeoutMillis;
+    private final long bodyTimeoutMillis;
+    private final long bodyMinRate;
     private final long keepAliveTimeoutMillis;
     private final long writeTimeoutMillis;
     private final long shutdownTimeoutMillis;
@@ -43,6 +46,7 @@ public final class ServerConfig {
         this.minThreads = b.minThreads;
         this.maxThreads = b.maxThreads;
         this.queueSize = b.queueSize;
+        this.maxConnections = b.maxConnections;
         this.ioThreads = b.ioThreads;
         this.maxUriLength = b.maxUriLength;
         this.maxHeaderSize = b.maxHeaderSize;
@@ -51,6 +55,8 @@ public final class ServerConfig {
         this.maxBodySize = b.maxBodySize;
         this.bodyBufferSize = b.bodyBufferSize;
         this.headerTimeoutMillis = b.headerTimeoutMillis;
+        this.bodyTimeoutMillis = b.bodyTimeoutMillis;
+        this.bodyMinRate = b.bodyMinRate;
         this.keepAliveTimeoutMillis = b.keepAliveTimeoutMillis;
         this.writeTimeoutMillis = b.writeTimeoutMillis;
         this.shutdownTimeoutMillis = b.shutdownTimeoutMillis;
@@ -65,11 +71,32 @@ public final class ServerConfig {
         return new Builder();
     }
 
+    /** Files left for everything but connections (jars, logs, spooled bodies, Redis) by the default cap. */
+    public static final int FILES_KEPT_FREE = 1024;
+
+    /**
+     * The default connection cap: the open-file limit less {@link #FILES_KEPT_FREE}, so that
+     * accepting pauses before the process runs out of descriptors; 10,000 where the limit is
+     * unknown.
+     */
+    static int defaultMaxConnections() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.UnixOperatingSystemMXBean) {
+            long files = ((com.sun.management.UnixOperatingSystemMXBean) os).getMaxFileDescriptorCount();
+            return (int) Math.max(64, Math.min(Integer.MAX_VALUE, files - FILES_KEPT_FREE));
+        }
+        return 10_000;
+    }
+
     public List<Bind> binds() { return binds; }
     public int minThreads() { return minThreads; }
     public int maxThreads() { return maxThreads; }
     /** Requests that may wait for a worker; beyond it the server answers 503. */
     public int queueSize() { return queueSize; }
+    /** Open connections at which accepting pauses (the CLI's --max-connections); 0: automatic. */
+    public int maxConnections() { return maxConnections; }
+    /** {@link #maxConnections}, with 0 resolved: the open-file limit less {@link #FILES_KEPT_FREE}. */
+    public int connectionCap() { return maxConnections > 0 ? maxConnections : defaultMaxConnections(); }
     /** Event-loop threads; 0 means one per core. */
     public int ioThreads() { return ioThreads; }
     /** Longest request line (method, target, version) before 414. */
@@ -89,6 +116,10 @@ public final class ServerConfig {
     public int bodyBufferSize() { return bodyBufferSize; }
     /** Time a new connection has to send a complete request head. */
     public long headerTimeoutMillis() { return headerTimeoutMillis; }
+    /** Time a request body gets after its head, before 408 (see {@link BodyDeadline}). */
+    public long bodyTimeoutMillis() { return bodyTimeoutMillis; }
+    /** Body bytes per second that earn a slow upload more time; 0: the timeout is for the whole body. */
+    public long bodyMinRate() { return bodyMinRate; }
     /** Time an idle keep-alive connection stays open between requests. */
     public long keepAliveTimeoutMillis() { return keepAliveTimeoutMillis; }
     /** Time a response write may wait for a client that does not read. */
@@ -115,6 +146,7 @@ public final class ServerConfig {
         private int minThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
         private int maxThreads = Math.max(16, 8 * Runtime.getRuntime().availableProcessors());
         private int queueSize = 1024;
+        private int maxConnections = 0;
         private int ioThreads = 0;
         private int maxUriLength = 8 * 1024;
         private int maxHeaderSize = 16 * 1024;
@@ -123,6 +155,8 @@ public final class ServerConfig {
         private long maxBodySize = 100L * 1024 * 1024;
         private int bodyBufferSize = 128 * 1024;
         private long headerTimeoutMillis = 30_000;
+        private long bodyTimeoutMillis = 30_000;
+        private long bodyMinRate = 1024;
         private long keepAliveTimeoutMillis = 20_000;
         private long writeTimeoutMillis = 60_000;
         private long shutdownTimeoutMillis = 30_000;
@@ -138,6 +172,8 @@ public final class ServerConfig {
         public Builder bind(String host, int port) { binds.add(new Bind(host, port)); return this; }
         public Builder threads(int min, int max) { minThreads = min; maxThreads = max; return this; }
         public Builder queueSize(int n) { queueSize = n; return this; }
+        /** 0: the process's open-file limit less {@link #FILES_KEPT_FREE}. */
+        public Builder maxConnections(int n) { maxConnections = n; return this; }
         public Builder ioThreads(int n) { ioThreads = n; return this; }
         public Builder maxUriLength(int n) { maxUriLength = n; return this; }
         public Builder maxHeaderSize(int n) { maxHeaderSize = n; return this; }
@@ -146,6 +182,8 @@ public final class ServerConfig {
         public Builder maxBodySize(long n) { maxBodySize = n; return this; }
         public Builder bodyBufferSize(int n) { bodyBufferSize = n; return this; }
         public Builder headerTimeoutMillis(long ms) { headerTimeoutMillis = ms; return this; }
+        public Builder bodyTimeoutMillis(long ms) { bodyTimeoutMillis = ms; return this; }
+        public Builder bodyMinRate(long bytesPerSecond) { bodyMinRate = bytesPerSecond; return this; }
         public Builder keepAliveTimeoutMillis(long ms) { keepAliveTimeoutMillis = ms; return this; }
         public Builder writeTimeoutMillis(long ms) { writeTimeoutMillis = ms; return this; }
         public Builder shutdownTimeoutMillis(long ms) { shutdownTimeoutMillis = ms; return this; }
@@ -170,6 +208,7 @@ public final class ServerConfig {
             require(minThreads <= maxThreads,
                 "minimum threads (" + minThreads + ") exceed the maximum (" + maxThreads + ")");
             require(queueSize >= 0, "queue size must be 0 or more, got " + queueSize);
+            require(maxConnections >= 0, "max connections must be 0 (automatic) or more, got " + maxConnections);
             require(ioThreads >= 0, "io threads must be 0 or more, got " + ioThreads);
             require(maxUriLength >= 64, "max URI length must be at least 64 bytes, got " + maxUriLength);
             require(maxHeaderSize >= 256, "max header size must be at least 256 bytes, got " + maxHeaderSize);
@@ -179,6 +218,8 @@ public final class ServerConfig {
             require(maxBodySize >= 0, "max body size must be 0 or more, got " + maxBodySize);
             require(bodyBufferSize >= 0, "body buffer size must be 0 or more, got " + bodyBufferSize);
             require(headerTimeoutMillis > 0, "header timeout must be positive");
+            require(bodyTimeoutMillis > 0, "body timeout must be positive");
+            require(bodyMinRate >= 0, "body minimum rate must be 0 or more, got " + bodyMinRate);
             require(keepAliveTimeoutMillis > 0, "keep-alive timeout must be positive");
             require(writeTimeoutMillis > 0, "write timeout must be positive");
             require(shutdownTimeoutMillis >= 0, "shutdown timeout must be 0 or more");

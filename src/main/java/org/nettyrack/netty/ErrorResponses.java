@@ -1,6 +1,7 @@
 package org.nettyrack.netty;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -28,6 +29,16 @@ final class ErrorResponses {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
         return response;
+    }
+
+    /**
+     * The same answer as bytes, with {@code connection: close}: for a connection whose pipeline
+     * has no HTTP encoder (not yet, or any more).
+     */
+    static ByteBuf encoded(HttpResponseStatus status) {
+        String text = status.code() + " " + status.reasonPhrase() + "\n";
+        return ByteBufUtil.writeAscii(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, "HTTP/1.1 " + status
+            + "\r\ncontent-type: text/plain\r\ncontent-length: " + text.length() + "\r\nconnection: close\r\n\r\n" + text);
     }
 
     /** Answers and closes: for requests the server will not read any further. */

@@ -32,6 +32,7 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
 
     @Override
     protected void initChannel(SocketChannel ch) {
+        server.connections.accepted(ch);
         server.channels.add(ch);
         configure(ch.pipeline());
     }

@@ -61,7 +61,9 @@ public final class NettyServer {
             .childHandler(new HttpPipeline(state));
         for (ServerConfig.Bind bind : config.binds()) {
             try {
-                listeners.add(bootstrap.bind(bind.host(), bind.port()).sync().channel());
+                Channel listener = bootstrap.bind(bind.host(), bind.port()).sync().channel();
+                listeners.add(listener);
+                state.connections.listen(listener);
             } catch (Exception e) {
                 stop();
                 BindException failure = new BindException(describe(bind, e));
@@ -96,9 +98,9 @@ public final class NettyServer {
     }
 
     /**
-     * Stops accepting, tells every connection to close once idle, waits for in-flight
-     * requests up to the shutdown timeout, then closes everything. Returns true when all
-     * in-flight requests finished in time.
+     * Stops accepting, tells every connection to close once idle (see {@link RequestTimeouts}),
+     * waits up to the shutdown timeout for them to close, then closes the rest. Returns true
+     * when no request was still in flight at that point.
      */
     public synchronized boolean stop() throws InterruptedException {
         if (state == null || state.draining) {
@@ -110,14 +112,12 @@ public final class NettyServer {
         }
         state.draining = true; // from here on isRunning() is false: nothing accepts any more
         state.channels.forEach(ch -> ch.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN));
-        boolean finished = true;
-        while (state.activeRequests.get() > 0) {
-            if (System.nanoTime() > deadline) {
-                finished = false;
-                break;
-            }
+        // Connections close themselves: idle ones after the drain grace, busy ones after an
+        // answer with connection: close, push ones after on_shutdown and their close.
+        while (!state.channels.isEmpty() && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
+        boolean finished = state.activeRequests.get() == 0;
         state.channels.close().await(1, TimeUnit.SECONDS);
         // At least a moment even past the deadline: the connections just closed have their
         // on_close callbacks queued, and those run exactly once, however a connection ended.

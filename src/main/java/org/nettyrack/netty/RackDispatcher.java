@@ -11,7 +11,10 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.ByteBuffer;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import org.nettyrack.core.BodyDeadline;
 import org.nettyrack.core.RequestBodyBuffer;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.push.PushEndpoint;
@@ -19,7 +22,7 @@ import org.nettyrack.core.push.PushEndpoint;
 /**
  * Last in the pipeline, one per connection: turns decoded HTTP objects into complete
  * requests and hands each to the worker pool. Flow: head → body collected (memory or temp
- * file, 413 past the limit) → worker runs the app → {@link NettyResponseSink} writes →
+ * file, 413 past the limit, 408 when it arrives too slowly) → worker runs the app → {@link NettyResponseSink} writes →
  * {@link #responseDone} back on this event loop → next pipelined request, or idle.
  *
  * <p>A connection has at most one request with the application at a time, so pipelined
@@ -34,6 +37,8 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private HttpRequest head;
     private RequestBodyBuffer body;
+    private BodyDeadline bodyDeadline;
+    private ScheduledFuture<?> bodyTimer;
     private NettyResponseSink inFlight;
     private boolean closeWhenIdle;
 
@@ -68,10 +73,12 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         head = request;
+        bodyDeadline = new BodyDeadline(ctx.executor().ticker().nanoTime(), server.config.bodyTimeoutMillis(), server.config.bodyMinRate());
     }
 
     private void collect(HttpContent content) {
         ByteBuf buf = content.content();
+        bodyDeadline.received(buf.readableBytes());
         if (buf.isReadable()) {
             for (ByteBuffer part : buf.nioBuffers()) {
                 if (!body.append(part)) {
@@ -85,6 +92,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
                 ctx.channel().remoteAddress(), ctx.channel().localAddress());
             head = null;
             body = null;
+            disarmBodyTimer();
             if (inFlight == null) {
                 dispatch(request);
             } else {
@@ -96,8 +104,46 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * A body still arriving when a read ends is timed ({@link BodyDeadline}); bodies that came
+     * with their head, the usual case, never start a timer.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (head != null && bodyTimer == null) {
+            scheduleBodyCheck(bodyDeadline.remainingNanos(ctx.executor().ticker().nanoTime()));
+        }
+        ctx.fireChannelReadComplete();
+    }
+
+    private void scheduleBodyCheck(long delayNanos) {
+        bodyTimer = ctx.executor().schedule(this::checkBody, Math.max(delayNanos, 1_000_000L), TimeUnit.NANOSECONDS);
+    }
+
+    private void checkBody() {
+        bodyTimer = null;
+        if (head == null) {
+            return;
+        }
+        long left = bodyDeadline.remainingNanos(ctx.executor().ticker().nanoTime());
+        if (left > 0 || !ctx.channel().config().isAutoRead()) {
+            // Still earning time, or we paused reading ourselves: not the client's fault.
+            scheduleBodyCheck(left > 0 ? left : server.config.bodyTimeoutMillis() * 1_000_000L);
+            return;
+        }
+        refuse(HttpResponseStatus.REQUEST_TIMEOUT);
+    }
+
+    private void disarmBodyTimer() {
+        if (bodyTimer != null) {
+            bodyTimer.cancel(false);
+            bodyTimer = null;
+        }
+    }
+
     /** Answers a request the server will not read to the end, then closes. */
     private void refuse(HttpResponseStatus status) {
+        disarmBodyTimer();
         head = null;
         if (body != null) {
             body.discard();
@@ -135,12 +181,12 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
             dropWaiting();
             return;
         }
-        NettyRackRequest next = server.draining ? null : waiting.poll();
+        NettyRackRequest next = waiting.poll();
         if (next != null) {
-            dispatch(next);
+            dispatch(next); // also while draining: its answer says connection: close
             return;
         }
-        if (closeWhenIdle || server.draining) {
+        if (closeWhenIdle) {
             ctx.close();
             return;
         }
@@ -185,11 +231,14 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /**
+     * A client that half-closed after sending its requests ("printf | nc") gets what it sent
+     * answered, then the connection closes. (A draining server's idle connections are closed
+     * by {@link RequestTimeouts}; busy ones by their next answer's {@code connection: close}.)
+     */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
-        if (evt == ConnectionEvent.DRAIN || evt instanceof ChannelInputShutdownEvent) {
-            // Draining, or the client half-closed after sending its requests ("printf | nc"):
-            // answer what was received, then close.
+        if (evt instanceof ChannelInputShutdownEvent) {
             closeWhenIdle = true;
             if (inFlight == null && waiting.isEmpty()) {
                 ctx.close();
@@ -208,6 +257,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        disarmBodyTimer();
         if (body != null) {
             body.discard();
             body = null;

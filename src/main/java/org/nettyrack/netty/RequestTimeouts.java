@@ -1,12 +1,11 @@
 package org.nettyrack.netty;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,17 +18,26 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * While a request is being served nothing is timed here. The dispatcher reports the cycle
  * with {@link ConnectionEvent}s.
+ *
+ * <p>When the server drains ({@link ConnectionEvent#DRAIN}), a connection that has sent
+ * nothing since its last response is closed once it has been quiet for the drain grace (at
+ * once if it already has). A client that is busy sends its next request well within it and
+ * gets an answer with {@code connection: close}, instead of a connection closed under a
+ * request already on its way: the race every keep-alive server has when it closes idle
+ * connections, made rare for clients that are not idle at all.
  */
 final class RequestTimeouts extends ChannelInboundHandlerAdapter {
-    private static final byte[] REQUEST_TIMEOUT = ("HTTP/1.1 408 Request Timeout\r\n"
-        + "content-type: text/plain\r\ncontent-length: 20\r\nconnection: close\r\n\r\n"
-        + "408 Request Timeout\n").getBytes(StandardCharsets.US_ASCII);
+    /** How long a draining connection must have been quiet before it is closed. */
+    static final long DRAIN_GRACE_MILLIS = 1_000;
 
     private enum State { IDLE, READING_HEAD, BUSY }
 
     private final long headerTimeoutMillis;
     private final long keepAliveTimeoutMillis;
     private State state = State.IDLE;
+    private boolean heardFrom; // bytes arrived since the connection last went idle
+    private boolean draining;
+    private long quietSince;
     private ScheduledFuture<?> timer;
 
     RequestTimeouts(long headerTimeoutMillis, long keepAliveTimeoutMillis) {
@@ -39,14 +47,19 @@ final class RequestTimeouts extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        quietSince = ctx.executor().ticker().nanoTime();
         enter(ctx, State.READING_HEAD);
         super.channelActive(ctx);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (state == State.IDLE && msg instanceof ByteBuf && ((ByteBuf) msg).isReadable()) {
-            enter(ctx, State.READING_HEAD);
+        if (msg instanceof ByteBuf && ((ByteBuf) msg).isReadable() && !heardFrom) {
+            boolean drainTimer = draining && quiet();
+            heardFrom = true;
+            if (state == State.IDLE || drainTimer) {
+                enter(ctx, State.READING_HEAD); // a request begins: the header timeout, not the idle one
+            }
         }
         ctx.fireChannelRead(msg);
     }
@@ -56,7 +69,14 @@ final class RequestTimeouts extends ChannelInboundHandlerAdapter {
         if (evt == ConnectionEvent.REQUEST_HEAD) {
             enter(ctx, State.BUSY);
         } else if (evt == ConnectionEvent.IDLE) {
+            heardFrom = false;
+            quietSince = ctx.executor().ticker().nanoTime();
             enter(ctx, State.IDLE);
+        } else if (evt == ConnectionEvent.DRAIN) {
+            draining = true;
+            if (quiet()) {
+                enter(ctx, state);
+            }
         }
         super.userEventTriggered(ctx, evt);
     }
@@ -67,22 +87,38 @@ final class RequestTimeouts extends ChannelInboundHandlerAdapter {
         super.channelInactive(ctx);
     }
 
+    /** Idle, or connected and silent so far. */
+    private boolean quiet() {
+        return state == State.IDLE || state == State.READING_HEAD && !heardFrom;
+    }
+
     private void enter(ChannelHandlerContext ctx, State next) {
         cancel();
         state = next;
-        if (next == State.READING_HEAD) {
-            timer = ctx.executor().schedule(() -> expire(ctx), headerTimeoutMillis, TimeUnit.MILLISECONDS);
+        long delayMillis;
+        if (draining && quiet()) {
+            long quietMillis = TimeUnit.NANOSECONDS.toMillis(ctx.executor().ticker().nanoTime() - quietSince);
+            delayMillis = Math.max(0, Math.min(DRAIN_GRACE_MILLIS, keepAliveTimeoutMillis) - quietMillis);
+        } else if (next == State.READING_HEAD) {
+            delayMillis = headerTimeoutMillis;
         } else if (next == State.IDLE) {
-            timer = ctx.executor().schedule(() -> expire(ctx), keepAliveTimeoutMillis, TimeUnit.MILLISECONDS);
+            delayMillis = keepAliveTimeoutMillis;
+        } else {
+            return;
+        }
+        if (delayMillis == 0) {
+            expire(ctx);
+        } else {
+            timer = ctx.executor().schedule(() -> expire(ctx), delayMillis, TimeUnit.MILLISECONDS);
         }
     }
 
     private void expire(ChannelHandlerContext ctx) {
         timer = null;
-        if (state == State.READING_HEAD) {
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(REQUEST_TIMEOUT)).addListener(ChannelFutureListener.CLOSE);
-        } else if (state == State.IDLE) {
+        if (draining && quiet() || state == State.IDLE) {
             ctx.close();
+        } else if (state == State.READING_HEAD) {
+            ctx.writeAndFlush(ErrorResponses.encoded(HttpResponseStatus.REQUEST_TIMEOUT)).addListener(ChannelFutureListener.CLOSE);
         }
     }
 

@@ -22,6 +22,7 @@ final class ServerState {
     final AccessLog accessLog;
     final ErrorLog errorLog;
     final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
+    final ConnectionLimit connections;
     final AtomicInteger activeRequests = new AtomicInteger();
     volatile boolean draining;
 
@@ -31,5 +32,6 @@ final class ServerState {
         this.workers = workers;
         this.accessLog = config.accessLog() == null ? null : new AccessLog(config.accessLog());
         this.errorLog = config.errorLog();
+        this.connections = new ConnectionLimit(config.connectionCap());
     }
 }

@@ -27,6 +27,15 @@ class ServerConfigTest {
     }
 
     @Test
+    void theConnectionCapLeavesFilesForEverythingElse() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long files = ((com.sun.management.UnixOperatingSystemMXBean) os).getMaxFileDescriptorCount();
+        assertEquals(0, ServerConfig.builder().build().maxConnections());
+        assertEquals(Math.max(64, files - ServerConfig.FILES_KEPT_FREE), ServerConfig.builder().build().connectionCap());
+        assertEquals(300, ServerConfig.builder().maxConnections(300).build().connectionCap());
+    }
+
+    @Test
     void ipv6BindsGetBrackets() {
         assertEquals("http://[::1]:80", new ServerConfig.Bind("::1", 80).url());
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.ServerConfig;
 
@@ -42,6 +43,41 @@ class RackDispatcherTest {
         assertEquals(1, pending.size(), "the second goes once the first is answered");
         pending.remove(0).run();
         assertEquals(List.of("GET /1 0", "GET /2 0"), app.seen);
+    }
+
+    @Test
+    void aBodyThatStopsArrivingGets408() {
+        PipelineHarness h = new PipelineHarness(ServerConfig.builder().bodyTimeoutMillis(2_000).bodyMinRate(1024).build(),
+            app, task -> {
+                task.run();
+                return true;
+            });
+        h.exchange("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 4096\r\n\r\n" + "a".repeat(1024));
+        h.channel.advanceTimeBy(2_900, TimeUnit.MILLISECONDS); // 2 s, plus 1 s earned by 1 KiB
+        h.channel.runScheduledPendingTasks();
+        assertEquals("", h.output());
+        h.channel.advanceTimeBy(200, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        assertEquals("HTTP/1.1 408 Request Timeout", PipelineHarness.statusLine(h.output()));
+        assertFalse(h.channel.isOpen());
+        assertTrue(app.seen.isEmpty());
+    }
+
+    @Test
+    void aBodyArrivingAtTheMinimumRateIsNeverCutOff() {
+        PipelineHarness h = new PipelineHarness(ServerConfig.builder().bodyTimeoutMillis(1_000).bodyMinRate(1024).build(),
+            app, task -> {
+                task.run();
+                return true;
+            });
+        h.exchange("POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+        for (int i = 0; i < 60; i++) { // a KiB a second, for a minute: always ahead of the deadline
+            assertTrue(h.exchange("400\r\n" + "a".repeat(1024) + "\r\n").isEmpty());
+            h.channel.advanceTimeBy(999, TimeUnit.MILLISECONDS);
+            h.channel.runScheduledPendingTasks();
+        }
+        assertTrue(h.exchange("0\r\n\r\n").endsWith("POST /up 61440"));
+        assertTrue(h.channel.isOpen());
     }
 
     @Test
@@ -94,14 +130,6 @@ class RackDispatcherTest {
     }
 
     @Test
-    void closesIdleConnectionsWhenDraining() {
-        PipelineHarness h = new PipelineHarness(app);
-        h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-        h.channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
-        assertFalse(h.channel.isOpen());
-    }
-
-    @Test
     void finishesTheCurrentResponseBeforeDrainingCloses() {
         List<Runnable> pending = new ArrayList<>();
         PipelineHarness h = new PipelineHarness(ServerConfig.builder().build(), app, pending::add);
@@ -114,5 +142,20 @@ class RackDispatcherTest {
         assertTrue(out.toLowerCase().contains("connection: close") && out.endsWith("GET / 0"), out);
         assertFalse(h.channel.isOpen());
         assertEquals(0, h.state.activeRequests.get());
+    }
+
+    @Test
+    void aKeptAliveAnswerSentBeforeTheDrainLetsThePipelinedRequestsThrough() {
+        List<Runnable> pending = new ArrayList<>();
+        PipelineHarness h = new PipelineHarness(ServerConfig.builder().build(), app, pending::add);
+        h.exchange("GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\n");
+        pending.remove(0).run(); // answered with keep-alive: the client may send more
+        h.state.draining = true;
+        h.channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
+        h.channel.runPendingTasks();
+        pending.remove(0).run();
+        String out = h.output();
+        assertTrue(out.contains("connection: close") && out.endsWith("GET /2 0"), out);
+        assertFalse(h.channel.isOpen());
     }
 }

@@ -44,6 +44,55 @@ class RequestTimeoutsTest {
     }
 
     @Test
+    void drainingClosesAConnectionQuietForTheGraceAtOnce() {
+        PipelineHarness h = harness();
+        h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        h.channel.advanceTimeBy(RequestTimeouts.DRAIN_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+        h.channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
+        assertFalse(h.channel.isOpen());
+    }
+
+    @Test
+    void drainingAnswersARequestArrivingWithinTheGraceThenCloses() {
+        PipelineHarness h = harness();
+        h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        h.state.draining = true;
+        h.channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
+        assertTrue(h.channel.isOpen(), "just answered: the client may be sending already");
+        String out = h.exchange("GET /next HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertTrue(out.contains("connection: close") && out.endsWith("GET /next 0"), out);
+        assertFalse(h.channel.isOpen());
+    }
+
+    @Test
+    void drainingClosesAConnectionThatStaysQuietThroughTheGrace() {
+        PipelineHarness h = harness();
+        h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        h.channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
+        h.channel.advanceTimeBy(RequestTimeouts.DRAIN_GRACE_MILLIS - 1, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        assertTrue(h.channel.isOpen());
+        h.channel.advanceTimeBy(1, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        assertEquals("", h.output());
+        assertFalse(h.channel.isOpen());
+    }
+
+    @Test
+    void drainingLetsAHalfSentRequestFinish() {
+        PipelineHarness h = new PipelineHarness(ServerConfig.builder().headerTimeoutMillis(10_000).build(),
+            new EchoHandler(), task -> {
+                task.run();
+                return true;
+            });
+        h.exchange("GET / HTTP/1.1\r\nHo");
+        h.channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
+        h.channel.advanceTimeBy(RequestTimeouts.DRAIN_GRACE_MILLIS * 2, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        assertTrue(h.channel.isOpen(), "the header timeout, not the drain grace, applies");
+    }
+
+    @Test
     void aRequestWithTheAppIsNotTimed() {
         PipelineHarness h = new PipelineHarness(config, new EchoHandler(), task -> true);
         h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
