@@ -59,13 +59,17 @@ final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         HAProxyMessage header = (HAProxyMessage) msg;
+        InetSocketAddress source;
         try {
-            InetSocketAddress source = refused ? null : source(header);
-            if (source != null) {
-                ctx.channel().attr(CLIENT).set(source);
-            }
+            source = source(header);
         } finally {
             header.release();
+        }
+        if (refused) {
+            return; // parsed behind a bad opening, as the connection closes: no header
+        }
+        if (source != null) {
+            ctx.channel().attr(CLIENT).set(source);
         }
         ctx.pipeline().remove(this);
     }
