@@ -7,11 +7,14 @@ module Nettyrack
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads) listening on http://0.0.0.0:9292
   # and, when pub/sub goes through Redis, where (the password hidden):
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads, pub/sub redis://10.0.0.5:6379) listening on ...
+  # and whether connections must open with a PROXY protocol header:
+  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads, PROXY protocol) listening on ...
   module BootLine
     def self.for(server)
       java = ENV_JAVA["java.specification.version"]
       threads = server.configuration.threads.last
-      "nettyrack #{VERSION} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads#{pubsub(server.pubsub)}) " \
+      extras = "#{pubsub(server.pubsub)}#{', PROXY protocol' if server.configuration.proxy_protocol?}"
+      "nettyrack #{VERSION} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads#{extras}) " \
         "listening on #{server.urls.join(', ')}"
     end
 

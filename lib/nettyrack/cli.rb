@@ -60,6 +60,11 @@ module Nettyrack
       opts.on("-b", "--bind URI", "listen on tcp://HOST:PORT; repeat to listen on several") do |value|
         add_bind(read("--bind") { Coerce.bind(value) })
       end
+      opts.on("--[no-]proxy-protocol", "each connection opens with a PROXY protocol v1/v2 header",
+              "from a load balancer: REMOTE_ADDR is the client it names;",
+              "a connection without one is closed (default off)") do |value|
+        @settings[:proxy_protocol] = value
+      end
     end
 
     def running(opts)

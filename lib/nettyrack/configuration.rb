@@ -28,6 +28,7 @@ module Nettyrack
       directory: nil,             # chdir here before loading the rackup file
       quiet: false,
       access_log: nil,            # nil: none; :stdout, or a file path
+      proxy_protocol: false,      # true: every connection opens with a PROXY v1/v2 header
       max_body_size: 100 * MIB,
       max_header_size: 16 * KIB,
       max_uri_length: 8 * KIB,
@@ -130,6 +131,7 @@ module Nettyrack
     def access_log = @settings[:access_log]
     def pubsub = @settings[:pubsub]
     def quiet? = @settings[:quiet]
+    def proxy_protocol? = @settings[:proxy_protocol]
     def development? = environment == "development"
 
     def limits
@@ -138,7 +140,7 @@ module Nettyrack
 
     # The keywords JavaConfig.build takes (less the access log, an open stream).
     def server_options
-      { binds: binds, threads: threads, **limits }
+      { binds: binds, threads: threads, proxy_protocol: proxy_protocol?, **limits }
     end
   end
 end

@@ -98,6 +98,15 @@ module Nettyrack
       set(:access_log, path == false || path.nil? ? nil : path)
     end
 
+    # Behind a load balancer that opens every connection with a PROXY protocol header (v1 or
+    # v2, e.g. haproxy's send-proxy, nginx's proxy_protocol on, AWS NLB): REMOTE_ADDR becomes
+    # the client address it names. A connection without a valid header is then closed.
+    #   proxy_protocol
+    #   proxy_protocol false
+    def proxy_protocol(flag = true)
+      set(:proxy_protocol, Coerce.boolean(flag))
+    end
+
     # Where client.subscribe/publish and Nettyrack.publish messages travel: through a Redis
     # server, so they reach every process using it; :redis for $REDIS_URL; :local (default)
     # for this process only.

@@ -13,10 +13,11 @@ module Nettyrack
 
     # access_log, error_log: nil, a java.io.OutputStream, or a Ruby IO (written through
     # #to_outputstream). The error log gets the server's own trouble; nil means stderr.
-    def build(binds:, threads:, access_log: nil, error_log: nil, **limits)
+    def build(binds:, threads:, proxy_protocol: false, access_log: nil, error_log: nil, **limits)
       builder = Java::OrgNettyrackCore::ServerConfig.builder
       binds.each { |host, port| builder.bind(host, port) }
       builder.threads(*threads)
+      builder.proxyProtocol(proxy_protocol)
       LIMITS.each { |limit| fill(builder, limit, limits.fetch(limit.name)) }
       builder.accessLog(output_stream(access_log))
       builder.errorLog(output_stream(error_log))

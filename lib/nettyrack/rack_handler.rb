@@ -10,7 +10,8 @@ module Nettyrack
   # rackup gem's Rackup::Handler: lib/rack/handler/nettyrack.rb and
   # lib/rackup/handler/nettyrack.rb each define a module that extends this one.
   #
-  #   rackup's options (:Host, :Port, :Threads, :environment, :quiet, -O limits, -O pubsub)
+  #   rackup's options (:Host, :Port, :Threads, :environment, :quiet, -O limits, -O pubsub,
+  #   -O proxy_protocol)
   #   → pub/sub engine → Server#start → boot line → yield the server → #shutdown, SIGINT or
   #   SIGTERM → Server#stop → engine closed
   #
@@ -36,6 +37,7 @@ module Nettyrack
         "Port=PORT" => "port to listen on (default #{Configuration::DEFAULTS[:port]})",
         "Threads=MIN:MAX" => "worker threads, or just MAX (default: as nettyrack -h says)",
         "pubsub=URL" => "pub/sub across processes through Redis: redis://HOST[:PORT][/DB], or redis for $REDIS_URL",
+        "proxy_protocol" => "each connection opens with a PROXY protocol v1/v2 header (REMOTE_ADDR from it)",
         "Quiet" => "print nothing on boot and shutdown"
       }.merge(limits)
     end
@@ -68,6 +70,7 @@ module Nettyrack
         host: options[:Host] || Configuration::DEFAULTS[:host],
         port: options[:Port] || Configuration::DEFAULTS[:port],
         threads: threads,
+        proxy_protocol: options.fetch(:proxy_protocol) { options["proxy_protocol"] },
         development: environment.to_s == "development",
         **limits.to_h
       }

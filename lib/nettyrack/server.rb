@@ -18,14 +18,15 @@ module Nettyrack
     attr_reader :configuration, :pubsub
 
     # binds: tcp:// URIs or [host, port] pairs, in addition to host/port when those are given.
+    # proxy_protocol: true when a load balancer opens every connection with a PROXY header.
     # access_log: nil, an IO (such as $stdout), or a java.io.OutputStream.
     # pubsub: the engine clients subscribe and publish through (default: Nettyrack.pubsub).
-    def initialize(app, host: nil, port: nil, binds: nil, threads: nil, development: false,
+    def initialize(app, host: nil, port: nil, binds: nil, threads: nil, proxy_protocol: nil, development: false,
                    errors: $stderr, access_log: nil, pubsub: Nettyrack.pubsub, **limits)
       unknown = limits.keys - LIMIT_NAMES
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
 
-      @configuration = Configuration.merge(layer(host, port, binds, threads, limits))
+      @configuration = Configuration.merge(layer(host, port, binds, threads, proxy_protocol, limits))
       @pubsub = pubsub
       config = JavaConfig.build(**@configuration.server_options, access_log: access_log, error_log: errors)
       bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development, pubsub)
@@ -65,7 +66,7 @@ module Nettyrack
 
     # The keywords as one settings layer; host/port add a listener to binds (the default one
     # when neither is given).
-    def layer(host, port, binds, threads, limits)
+    def layer(host, port, binds, threads, proxy_protocol, limits)
       listeners = Array(binds).map { |bind| bind.is_a?(String) ? Coerce.bind(bind) : bind }
       if host || port || listeners.empty?
         defaults = Configuration::DEFAULTS
@@ -73,8 +74,15 @@ module Nettyrack
       end
       layer = { binds: listeners }
       layer[:threads] = Coerce.threads(threads) if threads
+      layer[:proxy_protocol] = proxy_protocol_setting(proxy_protocol) unless proxy_protocol.nil?
       limits.each { |name, value| layer[name] = LIMITS_BY_NAME.fetch(name).coerce(value) }
       layer
+    end
+
+    def proxy_protocol_setting(value)
+      Coerce.boolean(value)
+    rescue ConfigError => e
+      raise ConfigError, "invalid proxy_protocol: #{e.message}"
     end
   end
 end

@@ -13,6 +13,12 @@ RSpec.describe Nettyrack::BootLine do
     )
   end
 
+  it "says when connections must open with a PROXY protocol header" do
+    configuration = Nettyrack::Configuration.merge({ threads: [1, 4], proxy_protocol: true })
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, urls: ["http://0.0.0.0:80"])
+    expect(described_class.for(server)).to end_with("4 threads, PROXY protocol) listening on http://0.0.0.0:80")
+  end
+
   it "names the Redis engine pub/sub goes through, hiding its password" do
     configuration = Nettyrack::Configuration.merge({ threads: [1, 4] })
     engine = double("RedisPubSub", url: "redis://:***@10.0.0.5:6379/2")

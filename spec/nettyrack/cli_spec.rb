@@ -37,6 +37,11 @@ RSpec.describe Nettyrack::CLI do
         .to eq(binds: [["127.0.0.1", 1], ["::1", 2], ["0.0.0.0", 3]])
     end
 
+    it "expects a PROXY protocol header with --proxy-protocol; --no-proxy-protocol overrides a config file" do
+      expect([settings("--proxy-protocol"), settings("--no-proxy-protocol"), settings("--proxy-protocol", "app.ru")])
+        .to eq([{ proxy_protocol: true }, { proxy_protocol: false }, { proxy_protocol: true, rackup: "app.ru" }])
+    end
+
     it("names the flag of a bad port") { expect(error("-p", "http")).to eq('invalid --port: "http" is not a port (0..65535)') }
 
     it "says unix:// is not supported yet" do
@@ -121,7 +126,8 @@ RSpec.describe Nettyrack::CLI do
 
     it "documents every flag with its default" do
       help = described_class.new(cores: 2).help
-      flags = %w[--port --bind --threads --environment --config --dir --quiet --access-log --pubsub --version --help]
+      flags = %w[--port --bind --[no-]proxy-protocol --threads --environment --config --dir --quiet --access-log --pubsub
+                 --version --help]
       expect(flags + Nettyrack::LIMITS.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
       expect(help).to include("(default 9292)", "--max-body-size BYTES", "(default 100m)", "(default 16k)", "(default 30s)")
     end

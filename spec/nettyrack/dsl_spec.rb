@@ -50,6 +50,12 @@ RSpec.describe Nettyrack::DSL do
       .to eq([{ access_log: :stdout }, { access_log: "log/a.log" }, { access_log: nil }])
   end
 
+  it "reads proxy_protocol, on by default, or as true/false in words" do
+    expect([load_config("proxy_protocol"), load_config("proxy_protocol false"), load_config('proxy_protocol "yes"')])
+      .to eq([{ proxy_protocol: true }, { proxy_protocol: false }, { proxy_protocol: true }])
+    expect(error_for("proxy_protocol :v1")).to eq('DIR/nettyrack.rb:1: :v1 is not true or false')
+  end
+
   it "reads pubsub as a Redis URL, or :local for in-process" do
     expect([load_config('pubsub "redis://10.0.0.5:6379/2"'), load_config("pubsub :local")])
       .to eq([{ pubsub: "redis://10.0.0.5:6379/2" }, { pubsub: nil }])

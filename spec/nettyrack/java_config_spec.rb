@@ -23,8 +23,12 @@ RSpec.describe Nettyrack::JavaConfig do
 
   it "sends the defaults to Java" do
     config = build
-    expect([config.maxBodySize, config.bodyBufferSize, config.headerTimeoutMillis, config.queueSize])
-      .to eq([100 * 1024 * 1024, 128 * 1024, 30_000, 1024])
+    expect([config.maxBodySize, config.bodyBufferSize, config.headerTimeoutMillis, config.queueSize, config.proxyProtocol])
+      .to eq([100 * 1024 * 1024, 128 * 1024, 30_000, 1024, false])
+  end
+
+  it "turns on the PROXY protocol" do
+    expect(build(proxy_protocol: true).proxyProtocol).to be(true)
   end
 
   it "has no access log unless given one, and writes a Ruby IO through an OutputStream" do
@@ -55,5 +59,6 @@ RSpec.describe Nettyrack::JavaConfig do
     end
     cores = java.lang.Runtime.runtime.available_processors
     expect([fallback.min_threads, fallback.max_threads]).to eq(Nettyrack::Configuration.default_threads(cores))
+    expect(fallback.proxy_protocol).to eq(Nettyrack::Configuration::DEFAULTS[:proxy_protocol])
   end
 end

@@ -51,6 +51,13 @@ RSpec.describe Nettyrack::Server do
     expect(server.configuration.binds).to eq([["0.0.0.0", 0]])
   end
 
+  it "reads proxy_protocol as true or false, off by default, and names it when neither" do
+    expect([nil, true, "yes", "false"].map { |value| described_class.new(app, port: 0, proxy_protocol: value).configuration.proxy_protocol? })
+      .to eq([false, true, true, false])
+    expect { described_class.new(app, proxy_protocol: :v1) }
+      .to raise_error(Nettyrack::ConfigError, "invalid proxy_protocol: :v1 is not true or false")
+  end
+
   it "applies the limits it is given" do
     serving(max_body_size: "1k") do |server|
       expect(post("#{server.urls.first}/up", "x" * 1024).body).to eq("POST /up 1024")

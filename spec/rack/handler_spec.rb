@@ -2,6 +2,8 @@
 
 require "rack"
 require "rack/handler"
+require "socket"
+require "timeout"
 
 # `rackup -s nettyrack` on Rack 2: Rack::Handler finds lib/rack/handler/nettyrack.rb by name.
 RSpec.describe "Rack::Handler::Nettyrack" do
@@ -51,8 +53,27 @@ RSpec.describe "Rack::Handler::Nettyrack" do
     Signal.trap("INT", previous || "DEFAULT")
   end
 
+  it "takes -O proxy_protocol: the PROXY header's address becomes REMOTE_ADDR, and the boot line says so" do
+    remote = ->(env) { [200, { "content-type" => "text/plain" }, [env["REMOTE_ADDR"]]] }
+    reply = nil
+    expect do
+      handler.run(remote, Host: "127.0.0.1", Port: 0, proxy_protocol: "true") do |server|
+        reply = proxied_get(server.port, "PROXY TCP4 192.0.2.7 127.0.0.1 5000 80\r\n")
+        handler.shutdown
+      end
+    end.to output(/threads, PROXY protocol\) listening on/).to_stdout
+    expect(reply).to start_with("HTTP/1.1 200 OK").and end_with("\r\n\r\n192.0.2.7")
+  end
+
+  def proxied_get(port, header)
+    TCPSocket.open("127.0.0.1", port) do |socket|
+      socket.write("#{header}GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      Timeout.timeout(10) { socket.read }
+    end
+  end
+
   it "lists what -O accepts for rackup -h" do
-    expect(handler.valid_options.keys).to include("Host=HOST", "Port=PORT", "Threads=MIN:MAX", "Quiet", "pubsub=URL",
+    expect(handler.valid_options.keys).to include("Host=HOST", "Port=PORT", "Threads=MIN:MAX", "Quiet", "pubsub=URL", "proxy_protocol",
                                                   "max_body_size=BYTES", "header_timeout=SECONDS")
   end
 

@@ -17,8 +17,9 @@ class WsClient
   GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
   OPCODES = { 0 => :continuation, 1 => :text, 2 => :binary, 8 => :close, 9 => :ping, 10 => :pong }.freeze
 
-  def self.open(port, path, host: "127.0.0.1", timeout: 10)
-    socket = Socket.tcp(host, port, connect_timeout: timeout)
+  # local_host: the address to connect from (JRuby's Socket.tcp cannot bind one: TCPSocket).
+  def self.open(port, path, host: "127.0.0.1", local_host: nil, timeout: 10)
+    socket = local_host ? TCPSocket.new(host, port, local_host) : Socket.tcp(host, port, connect_timeout: timeout)
     new(socket).tap { |client| client.handshake(host, port, path, timeout) }
   rescue StandardError
     socket&.close

@@ -38,6 +38,7 @@ public final class ServerConfig {
     private final int maxMessageSize;
     private final long maxPushQueue;
     private final long pushTimeoutMillis;
+    private final boolean proxyProtocol;
     private final OutputStream accessLog;
     private final ErrorLog errorLog;
 
@@ -63,6 +64,7 @@ public final class ServerConfig {
         this.maxMessageSize = b.maxMessageSize;
         this.maxPushQueue = b.maxPushQueue;
         this.pushTimeoutMillis = b.pushTimeoutMillis;
+        this.proxyProtocol = b.proxyProtocol;
         this.accessLog = b.accessLog;
         this.errorLog = b.errorLog;
     }
@@ -135,6 +137,12 @@ public final class ServerConfig {
      * gets a comment line); a WebSocket that sends nothing for twice this long is closed.
      */
     public long pushTimeoutMillis() { return pushTimeoutMillis; }
+    /**
+     * Whether every connection must open with a PROXY protocol header (v1 or v2) from a load
+     * balancer, whose source address then stands for the client; a connection without one is
+     * dropped. Off by default: the header is then refused like any malformed request.
+     */
+    public boolean proxyProtocol() { return proxyProtocol; }
     /** Where Common Log Format lines go, or null for none. */
     public OutputStream accessLog() { return accessLog; }
     /** Where the server reports trouble outside the application (stderr unless set). */
@@ -163,6 +171,7 @@ public final class ServerConfig {
         private int maxMessageSize = 1024 * 1024;
         private long maxPushQueue = 1024 * 1024;
         private long pushTimeoutMillis = 40_000;
+        private boolean proxyProtocol;
         private OutputStream accessLog;
         private ErrorLog errorLog = ErrorLog.stderr();
 
@@ -190,6 +199,7 @@ public final class ServerConfig {
         public Builder maxMessageSize(int n) { maxMessageSize = n; return this; }
         public Builder maxPushQueue(long n) { maxPushQueue = n; return this; }
         public Builder pushTimeoutMillis(long ms) { pushTimeoutMillis = ms; return this; }
+        public Builder proxyProtocol(boolean on) { proxyProtocol = on; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
         public Builder errorLog(OutputStream out) { errorLog = out == null ? ErrorLog.stderr() : new ErrorLog(out); return this; }
 

@@ -89,7 +89,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         if (content instanceof LastHttpContent) {
             NettyRackRequest request = new NettyRackRequest(head, body.finish(),
-                ctx.channel().remoteAddress(), ctx.channel().localAddress());
+                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress());
             head = null;
             body = null;
             disarmBodyTimer();

@@ -1,6 +1,7 @@
 package org.nettyrack.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ class ServerConfigTest {
         assertEquals(100L * 1024 * 1024, c.maxBodySize());
         assertEquals(8 * 1024, c.maxUriLength());
         assertEquals(16 * 1024, c.maxHeaderSize());
+        assertFalse(c.proxyProtocol(), "a PROXY header is only expected when asked for");
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.FileRegion;
+import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
@@ -28,6 +29,11 @@ final class PipelineHarness {
     }
 
     PipelineHarness(ServerConfig config, RackHandler handler, Workers workers) {
+        this(config, handler, workers, null);
+    }
+
+    /** With {@code peer} as the socket's remote address (null: EmbeddedChannel's own). */
+    PipelineHarness(ServerConfig config, RackHandler handler, Workers workers, SocketAddress peer) {
         state = new ServerState(config, handler, workers);
         HttpPipeline pipeline = new HttpPipeline(state);
         channel = new EmbeddedChannel(new ChannelInitializer<Channel>() {
@@ -35,7 +41,12 @@ final class PipelineHarness {
             protected void initChannel(Channel ch) {
                 pipeline.configure(ch.pipeline());
             }
-        });
+        }) {
+            @Override
+            protected SocketAddress remoteAddress0() {
+                return peer != null ? peer : super.remoteAddress0();
+            }
+        };
     }
 
     /** Sends raw bytes and returns everything written back so far, as text. */
