@@ -44,6 +44,8 @@ nr_apt_packages() {
   local pkgs missing sudo=
   pkgs="$NR_RUBY_PKGS $NR_TOOL_PKGS $NR_APT_EXTRA"
   command -v mvn >/dev/null || pkgs="$pkgs maven"
+  command -v node >/dev/null || pkgs="$pkgs nodejs" # script/lib/node.sh; a Node.js from elsewhere
+  command -v npm >/dev/null || pkgs="$pkgs npm"     # often carries its own npm, so look for commands
   # shellcheck disable=SC2086
   missing=$(nr_missing_pkgs $pkgs | tr '\n' ' ')
   if [ -z "${missing// /}" ]; then skip "apt packages: all installed"; return 0; fi

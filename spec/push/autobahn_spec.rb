@@ -24,7 +24,7 @@ RSpec.describe "RFC 6455 conformance (Autobahn|Testsuite through kosoku)" do
     RSpec.configuration.reporter.message(run.summary)
 
     expect(run.unfinished).to be_empty, "chunks that did not finish: #{run.unfinished.join('; ')}\n" \
-                                        "server errors: #{PythonClients.tail(log.string)}"
+                                        "server errors: #{ClientProcess.tail(log.string)}"
     expect(run.failures).to be_empty, "#{run.summary}\n#{run.failures.map { |r| KosokuRun.describe(r) }.join("\n")}"
     expect(run.results).not_to be_empty
   end

@@ -1,20 +1,15 @@
 # frozen_string_literal: true
 
-require "json"
 require "stringio"
-require "tempfile"
-require_relative "deadline"
+require_relative "client_process"
 
 # Real third-party clients for the push specs: Python scripts under spec/support (clients/*.py,
 # autobahn/*.py) run in the venv that script/bootstrap makes (.toolchain/python, pinned in
 # script/lib/python.sh). A script reads its instructions as JSON on stdin and prints one JSON
-# report on stdout:
+# report on stdout (ClientProcess runs it, bounded by +timeout+):
 #
 #   PythonClients.run("clients/ws_client.py", url: "ws://127.0.0.1:#{port}/", steps: [...])
 #   # => {"handshake" => {"status" => 101, ...}, "received" => [...], "close" => {...}}
-#
-# Every run is bounded: a script still running after +timeout+ seconds is killed, and the spec
-# fails with what it printed on stderr.
 module PythonClients
   PYTHON = File.expand_path("../../.toolchain/python/bin/python", __dir__)
 
@@ -24,38 +19,7 @@ module PythonClients
   def run(script, input = {}, timeout: 30, args: [])
     raise "no Python venv at #{PYTHON}: run script/bootstrap" unless File.executable?(PYTHON)
 
-    Tempfile.create("python-client-stderr") do |stderr|
-      out = spawn_and_read(File.join(__dir__, script), args, JSON.generate(input), stderr, timeout)
-      begin
-        JSON.parse(out)
-      rescue JSON::ParserError
-        raise "#{script} printed no JSON report\nstdout: #{out[0, 2000]}\nstderr: #{tail(File.read(stderr.path))}"
-      end
-    end
-  end
-
-  def spawn_and_read(path, args, input, stderr, timeout)
-    in_read, in_write = IO.pipe
-    out_read, out_write = IO.pipe
-    pid = Process.spawn(PYTHON, path, *args, in: in_read, out: out_write, err: stderr.path)
-    waiter = Process.detach(pid)
-    [in_read, out_write].each(&:close)
-    in_write.write(input)
-    in_write.close
-    out = +""
-    limit = Deadline.now + timeout
-    nil while Deadline.read_some(out_read, out, limit)
-    return out if waiter.join([limit - Deadline.now, 0.1].max)
-
-    Process.kill("KILL", pid)
-    raise "#{File.basename(path)} did not finish within #{timeout} s\nstdout: #{out[0, 2000]}\n" \
-          "stderr: #{tail(File.read(stderr.path))}"
-  ensure
-    [in_write, out_read].each { |io| io&.close unless io&.closed? }
-  end
-
-  def tail(text, size = 4000)
-    text.size > size ? "...#{text[-size..]}" : text
+    ClientProcess.run([PYTHON, File.join(__dir__, script), *args], input, timeout: timeout)
   end
 end
 

@@ -1,7 +1,10 @@
 """A WebSocket client (the `websockets` library) that a spec scripts through JSON.
 
 stdin: {"url": "ws://127.0.0.1:PORT/path", "subprotocols": ["chat"], "headers": {...},
-        "steps": [STEP, ...], "timeout": SECONDS}
+        "steps": [STEP, ...], "timeout": SECONDS,
+        "compression": "deflate" (permessage-deflate offered, websockets' default settings) | null,
+        "digests": true (messages received reported by size and SHA-256, not by content)}
+       or a list of those: one connection after another, and a list of reports
   STEP: {"send": MESSAGE}                   one message
         {"send": {"fragments": [MESSAGE, ...]}}  one message in several frames (same type each)
         {"recv": N}                         wait for N more messages
@@ -9,15 +12,21 @@ stdin: {"url": "ws://127.0.0.1:PORT/path", "subprotocols": ["chat"], "headers": 
         {"wait_close": true}                read (collecting messages) until the server closes
   MESSAGE: {"text": "str"} | {"binary": "base64"} | {"text_bytes": "base64"} (raw bytes in a
            text frame, to send invalid UTF-8)
+           | {"generate": {"size": N, "random": false, "fragments": 1}}: N bytes made here, text
+             "aaa..." (compressible) or random binary (incompressible), in that many frames
 stdout: {"handshake": {"status": 101, "subprotocol": ..., "headers": {...}, "body": ...},
-         "received": [{"type": "text", "data": "str"} | {"type": "binary", "data": "base64"}],
+         "received": [{"type": "text", "data": "str"} | {"type": "binary", "data": "base64"}
+                      | {"type": ..., "size": N, "sha256": "hex"} with digests],
+         "sent": [{"size": N, "sha256": "hex"}] (generated messages),
          "close": {"rcvd": {"code", "reason"} | null, "sent": {...} | null} | null,
          "error": "what went wrong" | null}
 """
 
 import asyncio
 import base64
+import hashlib
 import json
+import os
 import sys
 
 from websockets.asyncio.client import connect
@@ -32,6 +41,21 @@ def frame_data(message):
     return base64.b64decode(message["text_bytes"]), True
 
 
+def generated(spec):
+    """The message, and what to pass to send(): the message, or a list of its fragments."""
+    size, parts = spec["size"], spec.get("fragments", 1)
+    data = os.urandom(size) if spec.get("random") else "a" * size
+    if parts == 1:
+        return data, data
+    step = -(-size // parts)
+    return data, [data[i:i + step] for i in range(0, size, step)]
+
+
+def digest(data):
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return {"size": len(raw), "sha256": hashlib.sha256(raw).hexdigest()}
+
+
 def outgoing(message):
     if "fragments" in message:
         parts = [frame_data(part) for part in message["fragments"]]
@@ -39,7 +63,9 @@ def outgoing(message):
     return frame_data(message)
 
 
-def incoming(data):
+def incoming(data, digests):
+    if digests:
+        return {"type": "text" if isinstance(data, str) else "binary", **digest(data)}
     if isinstance(data, str):
         return {"type": "text", "data": data}
     return {"type": "binary", "data": base64.b64encode(data).decode("ascii")}
@@ -57,7 +83,7 @@ def handshake(response):
 class Client:
     def __init__(self, spec):
         self.spec, self.ws = spec, None
-        self.report = {"handshake": None, "received": [], "close": None, "error": None}
+        self.report = {"handshake": None, "received": [], "sent": [], "close": None, "error": None}
 
     async def run(self):
         timeout = self.spec.get("timeout", 10)
@@ -66,7 +92,7 @@ class Client:
                 self.spec["url"],
                 subprotocols=self.spec.get("subprotocols"),
                 additional_headers=self.spec.get("headers"),
-                compression=None,
+                compression=self.spec.get("compression"),
                 max_size=None,
                 ping_interval=None,
                 open_timeout=timeout,
@@ -87,17 +113,21 @@ class Client:
 
     async def steps(self, steps):
         for step in steps:
-            if "send" in step:
+            if "send" in step and "generate" in step["send"]:
+                message, frames = generated(step["send"]["generate"])
+                self.report["sent"].append(digest(message))
+                await self.ws.send(frames)
+            elif "send" in step:
                 data, text = outgoing(step["send"])
                 await self.ws.send(data, text=text)
             elif "recv" in step:
                 for _ in range(step["recv"]):
-                    self.report["received"].append(incoming(await self.ws.recv()))
+                    self.report["received"].append(incoming(await self.ws.recv(), self.spec.get("digests")))
             elif "close" in step:
                 await self.ws.close(step["close"].get("code", 1000), step["close"].get("reason", ""))
             elif "wait_close" in step:
                 while True:
-                    self.report["received"].append(incoming(await self.ws.recv()))
+                    self.report["received"].append(incoming(await self.ws.recv(), self.spec.get("digests")))
 
     def result(self):
         """The report, with the close frames as the connection saw them, even after an error."""
@@ -108,8 +138,7 @@ class Client:
         return self.report
 
 
-async def main():
-    spec = json.load(sys.stdin)
+async def connection(spec):
     client = Client(spec)
     try:
         await asyncio.wait_for(client.run(), spec.get("timeout", 10))
@@ -117,7 +146,15 @@ async def main():
         client.report["error"] = f"timed out after {spec.get('timeout', 10)} s"
     except Exception as error:  # reported to the spec, which shows it
         client.report["error"] = f"{type(error).__name__}: {error}"
-    json.dump(client.result(), sys.stdout)
+    return client.result()
+
+
+async def main():
+    spec = json.load(sys.stdin)
+    if isinstance(spec, list):
+        json.dump([await connection(one) for one in spec], sys.stdout)
+    else:
+        json.dump(await connection(spec), sys.stdout)
 
 
 asyncio.run(main())

@@ -25,8 +25,11 @@ final class NettyPushConnection implements PushConnection {
     /** WebSocket status codes used by the server. */
     static final int NORMAL = 1000;
     static final int GOING_AWAY = 1001;
+    static final int PROTOCOL_ERROR = 1002;
+    static final int INVALID_DATA = 1007;
     static final int POLICY = 1008;
     static final int TOO_BIG = 1009;
+    static final int INTERNAL_ERROR = 1011;
 
     private final Channel channel;
     private final PushFraming framing;
@@ -105,6 +108,19 @@ final class NettyPushConnection implements PushConnection {
      * the client's close frame, up to {@link #closeWaitMillis}; an SSE stream just ends.
      */
     void closeWith(int code, String reason) {
+        end(() -> framing.close(channel, code, reason));
+    }
+
+    /**
+     * Ends a connection the peer broke, or the server could not serve: the close frame, then
+     * {@link PushFraming#fail}'s end of our half; what the peer still sends is dropped until it
+     * closes, at most for {@link #closeWaitMillis}.
+     */
+    void fail(int code, String reason) {
+        end(() -> framing.fail(channel, code, reason));
+    }
+
+    private void end(Runnable lastWrite) {
         synchronized (this) {
             if (!open) {
                 return;
@@ -115,7 +131,7 @@ final class NettyPushConnection implements PushConnection {
             }
             // A task even on the event loop: every write accepted before this one has queued
             // its own task already (under this lock), so the close goes out after all of them.
-            channel.eventLoop().execute(() -> framing.close(channel, code, reason));
+            channel.eventLoop().execute(lastWrite);
         }
         channel.eventLoop().schedule(() -> channel.close(), closeWaitMillis(), TimeUnit.MILLISECONDS);
     }
@@ -132,11 +148,6 @@ final class NettyPushConnection implements PushConnection {
             }
         }
         channel.eventLoop().execute(channel::close); // after our own close frame's task
-    }
-
-    /** Stops taking writes without a close frame: the codec or the socket already ended it. */
-    void abandon() {
-        open = false;
     }
 
     /** The channel closed: runs once, whatever closed it. */

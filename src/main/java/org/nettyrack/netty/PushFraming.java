@@ -4,6 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
@@ -24,6 +25,17 @@ interface PushFraming {
 
     /** Writes the end of the conversation: a close frame, or the end of the event stream. */
     ChannelFuture close(Channel channel, int code, String reason);
+
+    /**
+     * Ends a conversation that cannot go on. WebSocket (RFC 6455 7.1.7, fail the connection): the
+     * close frame, then the end of our half of the TCP connection, and reading goes on until the
+     * peer ends its half. Closing the socket outright while the peer is still sending (the rest
+     * of an over-long message) would answer it with a reset, which can destroy the close frame
+     * before the peer reads it. SSE: the end of the stream, as {@link #close}.
+     */
+    default ChannelFuture fail(Channel channel, int code, String reason) {
+        return close(channel, code, reason);
+    }
 
     /** RFC 6455 frames, after the opening handshake. */
     PushFraming WEBSOCKET = new PushFraming() {
@@ -46,6 +58,15 @@ interface PushFraming {
         @Override
         public ChannelFuture close(Channel channel, int code, String reason) {
             return channel.writeAndFlush(new CloseWebSocketFrame(code, reason));
+        }
+
+        @Override
+        public ChannelFuture fail(Channel channel, int code, String reason) {
+            ChannelFuture sent = close(channel, code, reason);
+            if (channel instanceof DuplexChannel duplex) {
+                sent.addListener(f -> duplex.shutdownOutput());
+            }
+            return sent;
         }
     };
 

@@ -5,19 +5,19 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
-import io.netty.handler.codec.CorruptedFrameException;
-import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketFrame;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.Upgrade;
 
@@ -25,8 +25,10 @@ import org.nettyrack.core.push.Upgrade;
  * Last in an upgraded connection's pipeline; turns what arrives into {@link PushSession}
  * events. WebSocket: whole messages (Netty's aggregator joined the fragments, its validator
  * checked the UTF-8) go to {@code on_message}; pings are answered; a close frame is answered
- * and ends the connection; an over-long message closes with 1009. SSE streams receive
- * nothing, so anything read is dropped.
+ * and ends the connection; a message over {@code --max-message-size} closes with 1009 (one
+ * that arrived in a single compressed frame is measured here, after decompression). What the
+ * handlers before this one throw ends the connection as {@link PushFailure} says. SSE streams
+ * receive nothing, so anything read is dropped.
  *
  * <p>Idle time ({@code timeout}): a WebSocket that has sent nothing for one timeout is pinged,
  * and closed (1001) after a second; every push connection with nothing written for one
@@ -39,12 +41,16 @@ final class PushHandler extends ChannelDuplexHandler {
     private final NettyPushConnection connection;
     private final PushSession session;
     private final AtomicInteger openConnections;
+    private final int maxMessageSize;
+    private final ErrorLog errorLog;
     private boolean pinged;
 
-    PushHandler(NettyPushConnection connection, PushSession session, AtomicInteger openConnections) {
+    PushHandler(NettyPushConnection connection, PushSession session, ServerState server) {
         this.connection = connection;
         this.session = session;
-        this.openConnections = openConnections;
+        this.openConnections = server.activeRequests;
+        this.maxMessageSize = server.config.maxMessageSize();
+        this.errorLog = server.errorLog;
     }
 
     /** The idle timer for a connection's current timeout. */
@@ -58,7 +64,11 @@ final class PushHandler extends ChannelDuplexHandler {
         pinged = false;
         try {
             if (msg instanceof TextWebSocketFrame || msg instanceof BinaryWebSocketFrame) {
-                ByteBuf content = ((io.netty.handler.codec.http.websocketx.WebSocketFrame) msg).content();
+                ByteBuf content = ((WebSocketFrame) msg).content();
+                if (content.readableBytes() > maxMessageSize) {
+                    end(ctx, PushFailure.TOO_BIG, null);
+                    return;
+                }
                 byte[] data = ByteBufUtil.getBytes(content);
                 if (connection.isOpen() && !session.message(data, msg instanceof TextWebSocketFrame)) {
                     ctx.channel().config().setAutoRead(false); // resumed by the session
@@ -115,15 +125,20 @@ final class PushHandler extends ChannelDuplexHandler {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof TooLongFrameException && connection.isOpen()) {
-            connection.closeWith(NettyPushConnection.TOO_BIG, "message over the size limit");
-            return;
+        end(ctx, PushFailure.of(cause), cause);
+    }
+
+    private void end(ChannelHandlerContext ctx, PushFailure failure, Throwable cause) {
+        switch (failure.ending()) {
+            case CLOSE -> connection.closeWith(failure.code(), failure.reason());
+            case FAIL -> {
+                if (failure.unexpected() && connection.isOpen()) {
+                    errorLog.report("push connection closed with " + failure.code(), cause);
+                }
+                connection.fail(failure.code(), failure.reason());
+            }
+            case GONE -> ctx.close();
         }
-        if (cause instanceof CorruptedFrameException) {
-            connection.abandon(); // Netty's decoder or validator already sent the close frame
-            return;
-        }
-        ctx.close(); // resets and the like: the peer is gone
     }
 
     @Override

@@ -82,7 +82,7 @@ final class PushUpgrade {
             config.pushTimeoutMillis());
         PushSession session = new PushSession(server.workers, endpoint, connection,
             () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)));
-        PushHandler handler = new PushHandler(connection, session, server.activeRequests);
+        PushHandler handler = new PushHandler(connection, session, server);
         connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
         channel.config().setAutoRead(false);
 
@@ -116,10 +116,13 @@ final class PushUpgrade {
         HttpRequest head = request.head();
         WebSocketServerExtension deflate = WebSocketDeflate.negotiate(
             head.headers().get(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS), config.maxMessageSize());
+        // Protocol violations are thrown, not answered, by the decoder and validator: PushHandler
+        // sends the close frame without dropping the connection under a client still sending.
         WebSocketDecoderConfig decoderConfig = WebSocketDecoderConfig.newBuilder()
-            .maxFramePayloadLength(config.maxMessageSize())
+            .maxFramePayloadLength(deflate == null ? config.maxMessageSize()
+                : WebSocketDeflate.maxCompressedFrame(config.maxMessageSize()))
             .allowExtensions(deflate != null)
-            .closeOnProtocolViolation(true)
+            .closeOnProtocolViolation(false)
             .build();
         String url = "ws://" + (head.headers().get(HttpHeaderNames.HOST, "localhost")) + head.uri();
         FullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
@@ -141,7 +144,7 @@ final class PushUpgrade {
         }
         ChannelPipeline p = channel.pipeline();
         // The 101 has passed the pipeline already. Move the frame encoder ahead of the decoder,
-        // so the close frames the decoder itself writes (1002, 1009) get encoded too.
+        // so the deflate encoder added below compresses frames before they become bytes.
         p.remove("wsencoder");
         p.addBefore("wsdecoder", "wsencoder", new WebSocket13FrameEncoder(false));
         String last = "wsdecoder";
@@ -150,7 +153,7 @@ final class PushUpgrade {
             p.addAfter("wsdeflate-decoder", "wsdeflate-encoder", deflate.newExtensionEncoder());
             last = "wsdeflate-encoder";
         }
-        p.addAfter(last, "wsutf8", new Utf8FrameValidator(true));
+        p.addAfter(last, "wsutf8", new Utf8FrameValidator(false));
         p.addAfter("wsutf8", "wsaggregator", new WebSocketFrameAggregator(config.maxMessageSize()));
         return done;
     }

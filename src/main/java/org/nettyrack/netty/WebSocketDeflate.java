@@ -11,11 +11,25 @@ import java.util.Map;
  * first offer it can serve wins; offers with parameters it cannot serve (or malformed ones)
  * are declined, and with none left the connection goes uncompressed. Netty's own extension
  * handler would have to see every HTTP request of every connection to do this; negotiating
- * here costs plain requests nothing. Decompressed messages are capped at the message limit.
+ * here costs plain requests nothing.
+ *
+ * <p>Sizes: the message limit ({@code --max-message-size}) counts decompressed bytes, fragments
+ * joined. A compressed frame may be larger than the message it carries (incompressible data
+ * grows a little), so frames are allowed up to {@link #maxCompressedFrame}; the decompressor
+ * stops one frame at {@link #maxInflatedFrame}; the aggregator and {@link PushHandler} refuse
+ * a message over the limit with 1009.
  */
 final class WebSocketDeflate {
     private static final int COMPRESSION_LEVEL = 6;
     private static final int MAX_WINDOW_BITS = 15;
+    /** A sync flush's empty stored block, of which the sender strips all but a few bits. */
+    private static final int SYNC_FLUSH = 5;
+    /**
+     * Netty's ZlibDecoder gives up when its buffer is at its maximum and has less free space than
+     * the output it prepares for next (512 bytes once a frame's input is used up), even when no
+     * more output is coming: without room above the limit, a message at the limit is refused.
+     */
+    private static final int INFLATE_HEADROOM = 8 * 1024;
 
     private WebSocketDeflate() {
     }
@@ -26,7 +40,7 @@ final class WebSocketDeflate {
             return null;
         }
         PerMessageDeflateServerExtensionHandshaker handshaker = new PerMessageDeflateServerExtensionHandshaker(
-            COMPRESSION_LEVEL, true, MAX_WINDOW_BITS, true, false, maxMessageSize);
+            COMPRESSION_LEVEL, true, MAX_WINDOW_BITS, true, false, maxInflatedFrame(maxMessageSize));
         try {
             for (WebSocketExtensionData offer : WebSocketExtensionUtil.extractExtensions(offers)) {
                 try {
@@ -42,6 +56,23 @@ final class WebSocketDeflate {
             return null;
         }
         return null;
+    }
+
+    /**
+     * The largest compressed frame accepted: what a message of {@code maxMessageSize} bytes can
+     * become when deflated. That is zlib's deflateBound for any settings (fixed-Huffman blocks,
+     * about 13% over; the tight 0.03% bound holds only for zlib's default memLevel, and Python's
+     * websockets compresses with memLevel 5, 0.25% over for random bytes), plus the flush that
+     * ends each message.
+     */
+    static int maxCompressedFrame(int maxMessageSize) {
+        long n = maxMessageSize;
+        return (int) Math.min(Integer.MAX_VALUE, n + (n >> 3) + (n >> 8) + (n >> 9) + 4 + SYNC_FLUSH);
+    }
+
+    /** Decompressed bytes one frame may produce before the decoder refuses it (a deflate bomb). */
+    static int maxInflatedFrame(int maxMessageSize) {
+        return (int) Math.min(Integer.MAX_VALUE, (long) maxMessageSize + INFLATE_HEADROOM);
     }
 
     /** The Sec-WebSocket-Extensions response value for an accepted extension. */

@@ -56,6 +56,13 @@ final class PipelineHarness {
         return output();
     }
 
+    /** Sends raw bytes and returns everything written back so far, as text. */
+    String exchange(byte[] bytes) {
+        channel.writeInbound(Unpooled.wrappedBuffer(bytes));
+        channel.runPendingTasks();
+        return output();
+    }
+
     String output() {
         StringBuilder out = new StringBuilder();
         for (Object msg; (msg = channel.readOutbound()) != null; ) {

@@ -8,10 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBufHolder;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
@@ -32,9 +35,60 @@ import org.nettyrack.core.push.RecordingEndpoint;
  * being read, so writes stay queued until the test lets them go.
  */
 class PushConnectionTest {
-    private final EmbeddedChannel channel = new EmbeddedChannel();
+    private final SocketLike channel = new SocketLike();
     private final HeldFlush socket = new HeldFlush();
     private final RecordingEndpoint endpoint = new RecordingEndpoint();
+
+    /** An EmbeddedChannel that, like a socket, can end its output half and go on reading. */
+    private static final class SocketLike extends EmbeddedChannel implements DuplexChannel {
+        private boolean outputShutdown;
+
+        @Override
+        public boolean isInputShutdown() {
+            return false;
+        }
+
+        @Override
+        public ChannelFuture shutdownInput() {
+            return shutdownInput(newPromise());
+        }
+
+        @Override
+        public ChannelFuture shutdownInput(ChannelPromise promise) {
+            return promise.setFailure(new UnsupportedOperationException("not used by the server"));
+        }
+
+        @Override
+        public boolean isOutputShutdown() {
+            return outputShutdown;
+        }
+
+        @Override
+        public ChannelFuture shutdownOutput() {
+            return shutdownOutput(newPromise());
+        }
+
+        @Override
+        public ChannelFuture shutdownOutput(ChannelPromise promise) {
+            outputShutdown = true;
+            return promise.setSuccess();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return outputShutdown;
+        }
+
+        @Override
+        public ChannelFuture shutdown() {
+            return shutdown(newPromise());
+        }
+
+        @Override
+        public ChannelFuture shutdown(ChannelPromise promise) {
+            return shutdownInput(promise);
+        }
+    }
 
     /** Swallows flushes while holding, so written messages wait in the outbound buffer. */
     private static final class HeldFlush extends ChannelOutboundHandlerAdapter {
@@ -199,6 +253,32 @@ class PushConnectionTest {
         closeCode();
         c.keepAlive();
         assertNull(channel.readOutbound());
+    }
+
+    @Test
+    void failingSendsTheCloseFrameThenEndsOurHalfAndReadsOn() {
+        NettyPushConnection c = connection(PushFraming.WEBSOCKET, 1024);
+        assertTrue(c.send(utf8("queued"), true));
+        c.fail(NettyPushConnection.TOO_BIG, "message over the size limit");
+        assertFalse(c.isOpen());
+        assertFalse(c.send(utf8("late"), true));
+
+        assertEquals("queued", content(channel.readOutbound()));
+        assertEquals(NettyPushConnection.TOO_BIG, closeCode());
+        assertTrue(channel.isOutputShutdown(), "our half ended after the close frame");
+        assertTrue(channel.isOpen(), "still reading: a close now would reset a client that is still sending");
+
+        channel.advanceTimeBy(c.closeWaitMillis(), TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
+        assertFalse(channel.isOpen(), "dropped once the close wait is over");
+    }
+
+    @Test
+    void anOrdinaryCloseKeepsOurHalfOpenForTheClosingHandshake() {
+        NettyPushConnection c = connection(PushFraming.WEBSOCKET, 1024);
+        c.close();
+        assertEquals(NettyPushConnection.NORMAL, closeCode());
+        assertFalse(channel.isOutputShutdown());
     }
 
     @Test

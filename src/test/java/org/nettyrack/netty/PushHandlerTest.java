@@ -10,20 +10,26 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.handler.codec.compression.DecompressionException;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.DataFormatException;
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.RecordingEndpoint;
@@ -31,6 +37,7 @@ import org.nettyrack.core.push.Upgrade;
 
 /** What arrives on an upgraded connection, turned into session events, pongs and closes. */
 class PushHandlerTest {
+    private static final int LIMIT = 1000;
     private static final Workers DIRECT = task -> {
         task.run();
         return true;
@@ -38,14 +45,18 @@ class PushHandlerTest {
 
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final RecordingEndpoint endpoint = new RecordingEndpoint();
-    private final AtomicInteger openConnections = new AtomicInteger(1);
+    private final ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    private final ServerState server = new ServerState(
+        ServerConfig.builder().maxMessageSize(LIMIT).errorLog(errors).build(), null, DIRECT);
+    private final AtomicInteger openConnections = server.activeRequests;
     private NettyPushConnection connection;
 
     private EmbeddedChannel pipeline(PushFraming framing, Workers workers) {
+        openConnections.set(1);
         connection = new NettyPushConnection(channel, framing, 1024 * 1024, 40_000);
         PushSession session = new PushSession(workers, endpoint, connection,
             () -> channel.config().setAutoRead(true));
-        PushHandler handler = new PushHandler(connection, session, openConnections);
+        PushHandler handler = new PushHandler(connection, session, server);
         connection.attach(session, () -> { });
         channel.pipeline().addLast("push", handler);
         return channel;
@@ -185,11 +196,56 @@ class PushHandlerTest {
     }
 
     @Test
-    void otherErrorsCloseTheConnectionAndRunOnClose() {
+    void aMessageOverTheLimitClosesWith1009AndNeverReachesTheApp() {
+        websocket();
+        channel.writeInbound(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[LIMIT])));
+        assertEquals(1, endpoint.messages.size(), "the limit itself is allowed");
+        BinaryWebSocketFrame over = new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[LIMIT + 1]));
+        channel.writeInbound(over);
+        assertEquals(NettyPushConnection.TOO_BIG, closeCode());
+        assertEquals(1, endpoint.messages.size());
+        assertEquals(0, over.refCnt());
+        assertTrue(channel.isOpen(), "waits for the client's close frame");
+    }
+
+    @Test
+    void aProtocolViolationClosesWithItsStatusCode() {
+        websocket();
+        channel.pipeline().fireExceptionCaught(
+            new CorruptedWebSocketFrameException(WebSocketCloseStatus.PROTOCOL_ERROR, "unmasked frame"));
+        assertEquals(1002, closeCode());
+        assertFalse(connection.isOpen());
+        assertEquals("", errors.toString(StandardCharsets.UTF_8), "the client's fault: not logged");
+    }
+
+    @Test
+    void compressedDataThatDoesNotInflateClosesWith1007() {
+        websocket();
+        channel.pipeline().fireExceptionCaught(
+            new DecompressionException("decompression failure", new DataFormatException("invalid block type")));
+        assertEquals(NettyPushConnection.INVALID_DATA, closeCode());
+    }
+
+    @Test
+    void anUnexpectedFailureClosesWith1011AndIsLogged() {
+        websocket();
+        channel.pipeline().fireExceptionCaught(new IllegalStateException("a bug"));
+        assertEquals(NettyPushConnection.INTERNAL_ERROR, closeCode());
+        String log = errors.toString(StandardCharsets.UTF_8);
+        assertTrue(log.startsWith("nettyrack: push connection closed with 1011: java.lang.IllegalStateException: a bug"),
+            log);
+        channel.pipeline().fireExceptionCaught(new IllegalStateException("again"));
+        assertEquals(log, errors.toString(StandardCharsets.UTF_8), "logged once, when it ended the connection");
+    }
+
+    @Test
+    void aResetConnectionClosesWithoutACloseFrameAndRunsOnClose() {
         websocket();
         channel.pipeline().fireExceptionCaught(new java.io.IOException("connection reset"));
         assertFalse(channel.isOpen());
+        assertNull(channel.readOutbound(), "nobody to tell");
         assertEquals(List.of("close"), endpoint.events);
+        assertEquals("", errors.toString(StandardCharsets.UTF_8));
     }
 
     @Test

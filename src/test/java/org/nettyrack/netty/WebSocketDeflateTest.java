@@ -3,9 +3,13 @@ package org.nettyrack.netty;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.compression.DecompressionException;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
 import java.nio.charset.StandardCharsets;
@@ -90,6 +94,54 @@ class WebSocketDeflateTest {
         int n = inflater.inflate(plain);
         inflater.end();
         assertEquals("hello hello hello", new String(plain, 0, n, StandardCharsets.UTF_8));
+        ch.finishAndReleaseAll();
+    }
+
+    // ---- sizes: the frame limit and the decompressor's cap ----
+
+    @ParameterizedTest(name = "memLevel {0}")
+    @ValueSource(ints = {1, 2, 5, 8, 9})
+    void aFrameCanCarryAnIncompressibleMessageAtTheLimitWhateverTheClientsZlibSettings(int memLevel) {
+        int limit = 64 * 1024;
+        byte[] compressed = ClientMessages.deflate(memLevel).compress(ClientMessages.random(limit), true);
+        assertTrue(compressed.length > limit, "deflate makes random bytes larger: " + compressed.length);
+        assertTrue(compressed.length <= WebSocketDeflate.maxCompressedFrame(limit),
+            compressed.length + " > " + WebSocketDeflate.maxCompressedFrame(limit));
+    }
+
+    @Test
+    void theSizeRulesStayWithinAnInt() {
+        assertEquals(Integer.MAX_VALUE, WebSocketDeflate.maxCompressedFrame(Integer.MAX_VALUE));
+        assertEquals(Integer.MAX_VALUE, WebSocketDeflate.maxInflatedFrame(Integer.MAX_VALUE));
+        assertEquals(1024 * 1024 + 131072 + 4096 + 2048 + 4 + 5, WebSocketDeflate.maxCompressedFrame(1024 * 1024));
+    }
+
+    /** A client text frame of {@code data}, compressed, as the frame decoder hands it on. */
+    private static TextWebSocketFrame compressedFrame(byte[] data) {
+        byte[] payload = ClientMessages.deflate(8).compress(data, true);
+        return new TextWebSocketFrame(true, 0x4, Unpooled.wrappedBuffer(payload));
+    }
+
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {LIMIT - 1, LIMIT, LIMIT + 1})
+    void theDecoderInflatesAFrameAtTheLimitAndJustOver(int size) {
+        EmbeddedChannel ch = new EmbeddedChannel(WebSocketDeflate.negotiate("permessage-deflate", LIMIT).newExtensionDecoder());
+        ch.writeInbound(compressedFrame(ClientMessages.compressible(size)));
+        TextWebSocketFrame out = ch.readInbound();
+        assertEquals(size, out.content().readableBytes(), "over the limit is PushHandler's to refuse, with 1009");
+        out.release();
+        ch.finishAndReleaseAll();
+    }
+
+    @Test
+    void theDecoderStopsAFrameThatInflatesPastItsCap() {
+        EmbeddedChannel ch = new EmbeddedChannel(WebSocketDeflate.negotiate("permessage-deflate", LIMIT).newExtensionDecoder());
+        TextWebSocketFrame bomb = compressedFrame(new byte[64 * LIMIT]);
+        assertTrue(bomb.content().readableBytes() < 128 * 1024, "64 MiB in " + bomb.content().readableBytes() + " bytes");
+        DecompressionException refused = assertThrows(DecompressionException.class, () -> ch.writeInbound(bomb));
+        assertTrue(refused.getMessage().endsWith("maximum size: " + WebSocketDeflate.maxInflatedFrame(LIMIT)),
+            "the buffer stopped growing at the cap: " + refused.getMessage());
+        assertNull(ch.readInbound(), "and nothing was handed on");
         ch.finishAndReleaseAll();
     }
 }

@@ -13,6 +13,8 @@ import java.util.function.Consumer;
  */
 public final class RecordingEndpoint implements PushEndpoint {
     public final List<String> events = Collections.synchronizedList(new ArrayList<>());
+    /** The data of each on_message, as given. */
+    public final List<byte[]> messages = Collections.synchronizedList(new ArrayList<>());
     public volatile Consumer<String> hook = event -> { };
     /** The connection on_open was given. */
     public volatile PushConnection connection;
@@ -36,6 +38,7 @@ public final class RecordingEndpoint implements PushEndpoint {
 
     @Override
     public void onMessage(PushConnection connection, byte[] data, boolean text) {
+        messages.add(data);
         record((text ? "text:" : "binary:") + new String(data, StandardCharsets.UTF_8));
     }
 
