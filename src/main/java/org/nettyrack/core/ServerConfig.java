@@ -17,6 +17,18 @@ public final class ServerConfig {
         }
     }
 
+    /**
+     * The control endpoint's listener ({@code tcp://host:port}) and the token a caller must
+     * show; a null token means none is asked for (an explicit opt-out on the Ruby side).
+     */
+    public record Control(String host, int port, String token) {
+        /** Keeps the token out of logs and exception messages. */
+        @Override
+        public String toString() {
+            return "Control[" + host + ":" + port + (token == null ? ", no token]" : ", token]");
+        }
+    }
+
     private final List<Bind> binds;
     private final int minThreads;
     private final int maxThreads;
@@ -35,7 +47,10 @@ public final class ServerConfig {
     private final long maxPushQueue;
     private final long pushTimeoutMillis;
     private final OutputStream accessLog;
+    private final AccessLogFormat accessLogFormat;
     private final ErrorLog errorLog;
+    private final Control control;
+    private final long controlTimeoutMillis;
 
     private ServerConfig(Builder b) {
         this.binds = List.copyOf(b.binds);
@@ -56,7 +71,10 @@ public final class ServerConfig {
         this.maxPushQueue = b.maxPushQueue;
         this.pushTimeoutMillis = b.pushTimeoutMillis;
         this.accessLog = b.accessLog;
+        this.accessLogFormat = b.accessLogFormat;
         this.errorLog = b.errorLog;
+        this.control = b.control;
+        this.controlTimeoutMillis = b.controlTimeoutMillis;
     }
 
     public static Builder builder() {
@@ -97,10 +115,16 @@ public final class ServerConfig {
      * gets a comment line); a WebSocket that sends nothing for twice this long is closed.
      */
     public long pushTimeoutMillis() { return pushTimeoutMillis; }
-    /** Where Common Log Format lines go, or null for none. */
+    /** Where access log lines go, or null for none. */
     public OutputStream accessLog() { return accessLog; }
+    /** The access log's line format: Common Log Format unless set. */
+    public AccessLogFormat accessLogFormat() { return accessLogFormat; }
     /** Where the server reports trouble outside the application (stderr unless set). */
     public ErrorLog errorLog() { return errorLog; }
+    /** The control endpoint, or null for none. */
+    public Control control() { return control; }
+    /** Time {@code GET /thread-backtraces} waits for a worker thread to collect Ruby backtraces. */
+    public long controlTimeoutMillis() { return controlTimeoutMillis; }
 
     /** Collects settings; {@link #build()} checks them and names the first bad one. */
     public static final class Builder {
@@ -122,7 +146,10 @@ public final class ServerConfig {
         private long maxPushQueue = 1024 * 1024;
         private long pushTimeoutMillis = 40_000;
         private OutputStream accessLog;
+        private AccessLogFormat accessLogFormat = AccessLogFormat.COMMON;
         private ErrorLog errorLog = ErrorLog.stderr();
+        private Control control;
+        private long controlTimeoutMillis = 5_000;
 
         private Builder() {
         }
@@ -144,6 +171,9 @@ public final class ServerConfig {
         public Builder maxPushQueue(long n) { maxPushQueue = n; return this; }
         public Builder pushTimeoutMillis(long ms) { pushTimeoutMillis = ms; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
+        public Builder accessLogFormat(String name) { accessLogFormat = AccessLogFormat.named(name); return this; }
+        public Builder control(String host, int port, String token) { control = new Control(host, port, token); return this; }
+        public Builder controlTimeoutMillis(long ms) { controlTimeoutMillis = ms; return this; }
         public Builder errorLog(OutputStream out) { errorLog = out == null ? ErrorLog.stderr() : new ErrorLog(out); return this; }
 
         public ServerConfig build() {
@@ -174,6 +204,13 @@ public final class ServerConfig {
             require(maxMessageSize >= 125, "max message size must be at least 125 bytes, got " + maxMessageSize);
             require(maxPushQueue >= 1024, "max push queue must be at least 1024 bytes, got " + maxPushQueue);
             require(pushTimeoutMillis >= 100, "push timeout must be at least 100 ms");
+            require(controlTimeoutMillis > 0, "control timeout must be positive");
+            if (control != null) {
+                require(control.host() != null && !control.host().isEmpty(), "control host must not be empty");
+                require(control.port() >= 0 && control.port() <= 65535, "control port must be 0..65535, got " + control.port());
+                require(control.token() == null || !control.token().isEmpty(),
+                    "control token must not be empty (opt out of tokens explicitly instead)");
+            }
             return new ServerConfig(this);
         }
 

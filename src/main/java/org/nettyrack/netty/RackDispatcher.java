@@ -33,6 +33,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<NettyRackRequest> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private HttpRequest head;
+    private long headNanos;
     private RequestBodyBuffer body;
     private NettyResponseSink inFlight;
     private boolean closeWhenIdle;
@@ -68,6 +69,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         head = request;
+        headNanos = System.nanoTime();
     }
 
     private void collect(HttpContent content) {
@@ -82,7 +84,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         if (content instanceof LastHttpContent) {
             NettyRackRequest request = new NettyRackRequest(head, body.finish(),
-                ctx.channel().remoteAddress(), ctx.channel().localAddress());
+                ctx.channel().remoteAddress(), ctx.channel().localAddress(), headNanos);
             head = null;
             body = null;
             if (inFlight == null) {
@@ -117,6 +119,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         server.activeRequests.incrementAndGet();
         boolean accepted = server.workers.submit(() -> sink.run(server.handler));
         if (!accepted) {
+            server.counters.rejected();
             sink.unavailable();
         }
     }
@@ -179,9 +182,9 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void logAccess(NettyRackRequest request, int status, long bytes) {
+        server.counters.answered(status);
         if (server.accessLog != null) {
-            server.accessLog.log(request.remoteAddress(), request.method(), request.target(),
-                request.protocol(), status, bytes, request.startNanos);
+            server.accessLog.log(request, status, bytes, request.startNanos);
         }
     }
 
