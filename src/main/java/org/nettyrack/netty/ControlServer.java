@@ -4,6 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
@@ -57,16 +58,19 @@ final class ControlServer {
             .childHandler(new ChannelInitializer<SocketChannel>() {
                 @Override
                 protected void initChannel(SocketChannel ch) {
-                    ch.pipeline()
-                        .addLast(new ReadTimeoutHandler(idleMillis, TimeUnit.MILLISECONDS))
-                        .addLast(new HttpServerCodec())
-                        .addLast(new HttpServerKeepAliveHandler())
-                        .addLast(new HttpObjectAggregator(MAX_REQUEST))
-                        .addLast(new FlowControlHandler())
-                        .addLast(new ControlHandler(settings.token(), control));
+                    configure(ch.pipeline(), settings.token(), idleMillis, control);
                 }
             })
             .bind(settings.host(), settings.port()).sync().channel();
+    }
+
+    static void configure(ChannelPipeline p, String token, long idleMillis, Control control) {
+        p.addLast(new ReadTimeoutHandler(idleMillis, TimeUnit.MILLISECONDS))
+            .addLast(new HttpServerCodec())
+            .addLast(new HttpServerKeepAliveHandler())
+            .addLast(new HttpObjectAggregator(MAX_REQUEST))
+            .addLast(new FlowControlHandler())
+            .addLast(new ControlHandler(token, control));
     }
 
     /** {@code tcp://host:port}, with the port actually bound. */

@@ -7,10 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
-import io.netty.handler.flow.FlowControlHandler;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -25,7 +21,7 @@ import org.nettyrack.core.ops.ServerStats;
 import org.nettyrack.core.ops.StopRequests;
 import org.nettyrack.core.push.PubSub;
 
-/** The control endpoint's HTTP face on the pipeline ControlServer builds: token, routes, answers. */
+/** The control endpoint's HTTP face on the pipeline ControlServer builds: token, routes, answers, order. */
 class ControlHandlerTest {
     private static final String TOKEN = "s3cret-token";
 
@@ -53,8 +49,9 @@ class ControlHandlerTest {
     private final FakeControl control = new FakeControl();
 
     private EmbeddedChannel channel(String token, Control control) {
-        return new EmbeddedChannel(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
-            new HttpObjectAggregator(8192), new FlowControlHandler(), new ControlHandler(token, control));
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ControlServer.configure(ch.pipeline(), token, 60_000, control);
+        return ch;
     }
 
     private static String exchange(EmbeddedChannel ch, String request) {
