@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -92,7 +93,7 @@ public final class ThreadDump {
     }
 
     private static String unavailable(Throwable failure, long timeoutMillis) {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
             ? failure.getCause() : failure;
         if (cause instanceof TimeoutException) {
             return "unavailable: no worker thread was free within " + timeoutMillis + " ms";
