@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "control"
 require_relative "version"
 
 module Nettyrack
@@ -9,7 +10,17 @@ module Nettyrack
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads, pub/sub redis://10.0.0.5:6379) listening on ...
   # and whether connections must open with a PROXY protocol header:
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads, PROXY protocol) listening on ...
+  #
+  # With a control endpoint, a second line says where (Control.boot_line); #lines gives both.
   module BootLine
+    # What to print once the server listens. quiet leaves out everything but a control line
+    # with a made-up token: nothing else could tell that token.
+    def self.lines(server, quiet: false)
+      token = server.control_token
+      control = Control.boot_line(server.control_url, token) if token && (!quiet || token.generated?)
+      [(self.for(server) unless quiet), control].compact
+    end
+
     def self.for(server)
       java = ENV_JAVA["java.specification.version"]
       threads = server.configuration.threads.last

@@ -3,6 +3,7 @@
 require "etc"
 require "optparse"
 require_relative "configuration"
+require_relative "control"
 require_relative "pubsub"
 require_relative "version"
 
@@ -45,6 +46,7 @@ module Nettyrack
                       "Serves the Rack app in config.ru (default ./config.ru) on JRuby with Netty."
         listening(opts)
         running(opts)
+        operations(opts)
         limits(opts)
         common(opts)
         notes(opts)
@@ -81,13 +83,29 @@ module Nettyrack
       end
       opts.on("--dir DIR", "change to DIR before loading config.ru") { |value| @settings[:directory] = value }
       opts.on("-q", "--quiet", "print nothing on boot and shutdown") { @settings[:quiet] = true }
-      opts.on("--access-log[=FILE]", "log each request (Common Log Format) to FILE, or stdout") do |value|
+      opts.on("--access-log[=FILE]", "log each request to FILE, or stdout") do |value|
         @settings[:access_log] = value.nil? || value == "-" ? :stdout : value
+      end
+      opts.on("--access-log-format FORMAT", "common (Rack::CommonLogger's line, the default),",
+              "or json (one JSON object a line)") do |value|
+        @settings[:access_log_format] = read("--access-log-format") { Coerce.access_log_format(value) }
       end
       opts.on("--pubsub URL", "pub/sub across processes through Redis: redis://HOST[:PORT][/DB],",
               "or `redis` for $REDIS_URL; `local` keeps it in-process (default)") do |value|
         @settings[:pubsub] = read("--pubsub") { PubSub.setting(value, @env) }
       end
+    end
+
+    def operations(opts)
+      opts.separator "\nOperations (see `nettyrack ctl --help`):"
+      opts.on("--control-url URL", "serve GET /stats, GET /thread-backtraces, POST /stop",
+              "on tcp://HOST:PORT (keep it private: loopback or internal)") do |value|
+        @settings[:control_url] = read("--control-url") { Control.url(value) }
+      end
+      opts.on("--control-token TOKEN", "the token they need (default: a random one, printed)") do |value|
+        @settings[:control_token] = read("--control-token") { Control.token_setting(value) }
+      end
+      opts.on("--no-control-token", "ask them for no token at all") { @settings[:control_token] = :none }
     end
 
     def limits(opts)
@@ -114,7 +132,8 @@ module Nettyrack
           So `-p`/`-b` win over $PORT, and $PORT wins over `port`/`bind` in the config file.
         Threads default: $RAILS_MAX_THREADS (with $RAILS_MIN_THREADS, else a fixed pool) when set,
           else MIN = cores, MAX = max(16, 8 x cores): #{min}:#{max} on this machine.
-        SIGINT or SIGTERM: stop accepting, let requests finish (--shutdown-timeout), exit 0.
+        SIGINT or SIGTERM: stop accepting, let requests finish (--shutdown-timeout), exit 0;
+          so does `nettyrack ctl stop` (POST /stop) with --control-url.
       NOTES
     end
 

@@ -91,6 +91,14 @@ module Nettyrack
       raise ConfigError, "#{value.inspect} is not a bind address (use tcp://HOST:PORT)"
     end
 
+    # An access log line format: "common" (Rack::CommonLogger's) or "json"; symbols too.
+    def access_log_format(value)
+      text = value.to_s.strip.downcase
+      return text if %w[common json].include?(text)
+
+      raise ConfigError, "#{value.inspect} is not an access log format (use common or json)"
+    end
+
     # true or false, also from "true"/"false"/"yes"/"no"/"1"/"0" (rackup's -O values are strings).
     def boolean(value)
       case value.to_s.downcase

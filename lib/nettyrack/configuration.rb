@@ -29,6 +29,9 @@ module Nettyrack
       quiet: false,
       access_log: nil,            # nil: none; :stdout, or a file path
       proxy_protocol: false,      # true: every connection opens with a PROXY v1/v2 header
+      access_log_format: "common", # or "json" (AccessLogFormat in Java)
+      control_url: nil,           # [host, port] of the control endpoint; nil: none
+      control_token: nil,         # its token; nil: made up at boot; :none: no token asked for
       max_body_size: 100 * MIB,
       max_header_size: 16 * KIB,
       max_uri_length: 8 * KIB,
@@ -47,6 +50,7 @@ module Nettyrack
       max_message_size: 1 * MIB,  # WebSocket message received, fragments joined
       max_push_queue: 1 * MIB,    # bytes waiting for one slow WebSocket/SSE client
       push_timeout: 40,           # ping / keep-alive comment after this idle time
+      control_timeout: 5,         # /thread-backtraces waits this long for a worker
       pubsub: nil                 # nil: in-process; a redis:// URL: through Redis (PubSub.setting)
     }.freeze
 
@@ -129,6 +133,7 @@ module Nettyrack
     def rackup = @settings[:rackup]
     def directory = @settings[:directory]
     def access_log = @settings[:access_log]
+    def control_url = @settings[:control_url]
     def pubsub = @settings[:pubsub]
     def quiet? = @settings[:quiet]
     def proxy_protocol? = @settings[:proxy_protocol]
@@ -138,9 +143,10 @@ module Nettyrack
       @settings.slice(*LIMIT_NAMES)
     end
 
-    # The keywords JavaConfig.build takes (less the access log, an open stream).
+    # The keywords JavaConfig.build and Server.new take (less the access log, an open stream).
     def server_options
-      { binds: binds, threads: threads, proxy_protocol: proxy_protocol?, **limits }
+      { binds: binds, threads: threads, proxy_protocol: proxy_protocol?,
+        **@settings.slice(:access_log_format, :control_url, :control_token), **limits }
     end
   end
 end

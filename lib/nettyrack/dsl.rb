@@ -2,6 +2,7 @@
 
 require_relative "coerce"
 require_relative "configuration"
+require_relative "control"
 require_relative "limits"
 require_relative "pubsub"
 
@@ -90,7 +91,7 @@ module Nettyrack
       set(:quiet, Coerce.boolean(flag))
     end
 
-    # One Common Log Format line per request: to stdout, to a file (appended), or nowhere.
+    # One line per request: to stdout, to a file (appended), or nowhere.
     #   access_log
     #   access_log "log/access.log"
     #   access_log false
@@ -105,6 +106,44 @@ module Nettyrack
     #   proxy_protocol false
     def proxy_protocol(flag = true)
       set(:proxy_protocol, Coerce.boolean(flag))
+    end
+
+    # The access log's lines: "common" (Rack::CommonLogger's, the default) or "json".
+    #   access_log_format :json
+    def access_log_format(format)
+      set(:access_log_format, Coerce.access_log_format(format))
+    end
+
+    # The control endpoint (GET /stats, GET /thread-backtraces, POST /stop), for nettyrack ctl.
+    # Keep it on a loopback or private address. Without control_token, a random token is made
+    # up and printed at boot.
+    #   control_url "tcp://127.0.0.1:9293"
+    def control_url(url)
+      set(:control_url, Control.url(url))
+    end
+
+    # The token control requests must carry (?token= or Authorization: Bearer).
+    #   control_token ENV.fetch("NETTYRACK_CONTROL_TOKEN")
+    def control_token(token)
+      set(:control_token, Control.token_setting(token))
+    end
+
+    # Ask control requests for no token at all.
+    #   no_control_token
+    def no_control_token
+      set(:control_token, :none)
+    end
+
+    # Puma's spelling of the three above, for config files moving over from Puma (its options
+    # hash in braces works too).
+    #   activate_control_app "tcp://127.0.0.1:9293", auth_token: "s3cret"
+    #   activate_control_app "tcp://127.0.0.1:9293", { no_token: true }
+    def activate_control_app(url, options = {}, **keywords)
+      options = options.merge(keywords)
+      control_url(url)
+      control_token(options[:auth_token]) if options[:auth_token]
+      no_control_token if options[:no_token]
+      nil
     end
 
     # Where client.subscribe/publish and Nettyrack.publish messages travel: through a Redis
@@ -131,6 +170,7 @@ module Nettyrack
     #   max_message_size "1m"            # largest WebSocket message received; 1009 beyond
     #   max_push_queue "1m"              # bytes queued for a slow push client; 1008 beyond
     #   push_timeout 40                  # idle seconds before a ping / SSE keep-alive comment
+    #   control_timeout 5                # seconds /thread-backtraces waits for a worker
     LIMITS.each do |limit|
       define_method(limit.name) { |value| set(limit.name, limit.coerce(value)) }
     end

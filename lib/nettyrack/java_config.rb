@@ -13,12 +13,17 @@ module Nettyrack
 
     # access_log, error_log: nil, a java.io.OutputStream, or a Ruby IO (written through
     # #to_outputstream). The error log gets the server's own trouble; nil means stderr.
-    def build(binds:, threads:, proxy_protocol: false, access_log: nil, error_log: nil, **limits)
+    # control_url: [host, port] or nil; control_token: the token, or nil/:none for none (Server
+    # makes one up first when none was configured).
+    def build(binds:, threads:, proxy_protocol: false, access_log: nil, error_log: nil, access_log_format: "common",
+              control_url: nil, control_token: nil, **limits)
       builder = Java::OrgNettyrackCore::ServerConfig.builder
       binds.each { |host, port| builder.bind(host, port) }
       builder.threads(*threads)
       builder.proxyProtocol(proxy_protocol)
       LIMITS.each { |limit| fill(builder, limit, limits.fetch(limit.name)) }
+      builder.control(*control_url, control_token.is_a?(String) ? control_token : nil) if control_url
+      builder.accessLogFormat(access_log_format.to_s)
       builder.accessLog(output_stream(access_log))
       builder.errorLog(output_stream(error_log))
       builder.build

@@ -4,6 +4,7 @@ require_relative "app_loader"
 require_relative "boot_line"
 require_relative "cli"
 require_relative "configuration"
+require_relative "ctl"
 require_relative "dsl"
 require_relative "errors"
 require_relative "pubsub"
@@ -14,10 +15,11 @@ module Nettyrack
   #
   #   CLI + config file (DSL) + ENV → Configuration → chdir, RACK_ENV → jars → settings checked
   #   by Java → pub/sub engine (Nettyrack.pubsub) → config.ru (AppLoader) → Server#start → boot
-  #   line → SIGINT/SIGTERM (StopSignal) → Server#stop → engine closed → 0
+  #   line(s) → SIGINT/SIGTERM or control POST /stop (StopSignal) → Server#stop → engine closed → 0
   #
   # Any Nettyrack::Error on the way is one line on stderr and status 1, without a backtrace.
-  # bin/nettyrack checks that this is JRuby (Platform) before loading this file.
+  # `nettyrack ctl ...` goes to Ctl instead. bin/nettyrack checks that this is JRuby (Platform)
+  # before loading this file.
   class Launcher
     def initialize(argv, env: ENV, out: $stdout, err: $stderr)
       @argv = argv
@@ -27,6 +29,8 @@ module Nettyrack
     end
 
     def run
+      return Ctl.new(@argv.drop(1), env: @env, out: @out, err: @err).run if @argv.first == "ctl"
+
       cli = CLI.new(env: @env).parse(@argv)
       return say(cli.help) if cli.action == :help
       return say("nettyrack #{VERSION}") if cli.action == :version
@@ -59,7 +63,8 @@ module Nettyrack
       app = AppLoader.load(config.rackup)
       stop = StopSignal.new.trap("INT", "TERM")
       server = start(app, config)
-      say(BootLine.for(server)) unless config.quiet?
+      stop.relay(server.stop_requests) if server.control_url
+      BootLine.lines(server, quiet: config.quiet?).each { |line| say(line) }
       reason = stop.wait
       say("nettyrack: shutting down (#{reason})") unless config.quiet?
       warn_unfinished(config) unless server.stop

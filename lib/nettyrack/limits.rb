@@ -49,7 +49,9 @@ module Nettyrack
     Limit.new(:max_message_size, :size, :maxMessageSize, "largest WebSocket message received; closed with 1009 beyond"),
     Limit.new(:max_push_queue, :size, :maxPushQueue, "bytes queued for a slow push client; closed with 1008 beyond"),
     Limit.new(:push_timeout, :seconds, :pushTimeoutMillis,
-              "push idle time before a ping (SSE: a comment); silent WebSockets closed after 2x")
+              "push idle time before a ping (SSE: a comment); silent WebSockets closed after 2x"),
+    Limit.new(:control_timeout, :seconds, :controlTimeoutMillis,
+              "time /thread-backtraces waits for a worker to read Ruby backtraces")
   ].freeze
 
   LIMITS_BY_NAME = LIMITS.to_h { |limit| [limit.name, limit] }.freeze

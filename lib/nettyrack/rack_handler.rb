@@ -2,6 +2,7 @@
 
 require_relative "../nettyrack"
 require_relative "boot_line"
+require_relative "control"
 require_relative "pubsub"
 require_relative "stop_signal"
 
@@ -11,9 +12,9 @@ module Nettyrack
   # lib/rackup/handler/nettyrack.rb each define a module that extends this one.
   #
   #   rackup's options (:Host, :Port, :Threads, :environment, :quiet, -O limits, -O pubsub,
-  #   -O proxy_protocol)
-  #   → pub/sub engine → Server#start → boot line → yield the server → #shutdown, SIGINT or
-  #   SIGTERM → Server#stop → engine closed
+  #   -O proxy_protocol, -O control_url/control_token/no_control_token) → pub/sub engine →
+  #   Server#start → boot line(s) → yield the server → #shutdown, SIGINT, SIGTERM or control
+  #   POST /stop → Server#stop → engine closed
   #
   # The app arrives already built (and wrapped in rackup's middleware); config files, $PORT
   # and the other launcher settings do not apply here. So a Redis engine given as -O pubsub
@@ -38,6 +39,9 @@ module Nettyrack
         "Threads=MIN:MAX" => "worker threads, or just MAX (default: as nettyrack -h says)",
         "pubsub=URL" => "pub/sub across processes through Redis: redis://HOST[:PORT][/DB], or redis for $REDIS_URL",
         "proxy_protocol" => "each connection opens with a PROXY protocol v1/v2 header (REMOTE_ADDR from it)",
+        "control_url=URL" => "serve GET /stats, GET /thread-backtraces, POST /stop on tcp://HOST:PORT",
+        "control_token=TOKEN" => "the token control requests must carry (default: a random one, printed)",
+        "no_control_token" => "ask control requests for no token at all",
         "Quiet" => "print nothing on boot and shutdown"
       }.merge(limits)
     end
@@ -45,11 +49,12 @@ module Nettyrack
     private
 
     def serve(app, options)
-      server = Server.new(app, **server_options(options), pubsub: Nettyrack.pubsub)
+      server = Server.new(app, **server_options(options), **control_options(options), pubsub: Nettyrack.pubsub)
       quiet = options[:quiet] || options[:Quiet] || options[:Silent] # rackup -q, -O Quiet, Capybara's Silent
       stop = @stop = StopSignal.new.trap("INT", "TERM")
       server.start
-      puts_line(BootLine.for(server)) unless quiet
+      stop.relay(server.stop_requests) if server.control_url
+      BootLine.lines(server, quiet: quiet).each { |line| puts_line(line) }
       yield server if block_given?
       reason = stop.wait
       puts_line("nettyrack: shutting down (#{reason})") unless quiet
@@ -74,6 +79,12 @@ module Nettyrack
         development: environment.to_s == "development",
         **limits.to_h
       }
+    end
+
+    def control_options(options)
+      option = ->(name) { options.fetch(name) { options[name.to_s] } }
+      token = option.call(:no_control_token) && Coerce.boolean(option.call(:no_control_token)) ? :none : option.call(:control_token)
+      { control_url: option.call(:control_url), control_token: token }
     end
 
     def puts_line(line)

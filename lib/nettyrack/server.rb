@@ -2,6 +2,7 @@
 
 require "uri" # Rack 2.2's Rack::Lint checks SERVER_NAME with URI.parse but does not load it
 require_relative "configuration"
+require_relative "control"
 require_relative "java_config"
 
 module Nettyrack
@@ -13,24 +14,32 @@ module Nettyrack
   #
   # Keywords (each read by Coerce, so "10m" works) → Configuration (defaults) → JavaConfig →
   # ServerConfig; the app goes into a RackBridge, and both into a NettyServer, which owns the
-  # sockets, event loops and worker threads. Nothing is bound until #start.
+  # sockets, event loops and worker threads (and the control endpoint's listener, when
+  # control_url is given). Nothing is bound until #start.
   class Server
-    attr_reader :configuration, :pubsub
+    attr_reader :configuration, :pubsub, :control_token
 
     # binds: tcp:// URIs or [host, port] pairs, in addition to host/port when those are given.
     # proxy_protocol: true when a load balancer opens every connection with a PROXY header.
     # access_log: nil, an IO (such as $stdout), or a java.io.OutputStream.
+    # access_log_format: "common" (default) or "json".
+    # control_url: tcp://HOST:PORT for GET /stats, GET /thread-backtraces, POST /stop;
+    # control_token: the token they need (default: a random one, #control_token), or :none.
     # pubsub: the engine clients subscribe and publish through (default: Nettyrack.pubsub).
     def initialize(app, host: nil, port: nil, binds: nil, threads: nil, proxy_protocol: nil, development: false,
-                   errors: $stderr, access_log: nil, pubsub: Nettyrack.pubsub, **limits)
+                   errors: $stderr, access_log: nil, access_log_format: nil, control_url: nil, control_token: nil,
+                   pubsub: Nettyrack.pubsub, **limits)
       unknown = limits.keys - LIMIT_NAMES
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
 
-      @configuration = Configuration.merge(layer(host, port, binds, threads, proxy_protocol, limits))
+      ops = operations_layer(access_log_format, control_url, control_token)
+      @configuration = Configuration.merge(layer(host, port, binds, threads, proxy_protocol, limits).merge(ops))
+      @control_token = Control.token(@configuration[:control_token]) if @configuration.control_url
       @pubsub = pubsub
-      config = JavaConfig.build(**@configuration.server_options, access_log: access_log, error_log: errors)
+      config = JavaConfig.build(**@configuration.server_options, control_token: @control_token&.value,
+                                access_log: access_log, error_log: errors)
       bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development, pubsub)
-      @netty = Java::OrgNettyrackNetty::NettyServer.new(config, bridge)
+      @netty = Java::OrgNettyrackNetty::NettyServer.new(config, bridge, pubsub)
     end
 
     # Binds every address and starts serving; raises BindError naming an address it could not.
@@ -62,6 +71,16 @@ module Nettyrack
       @netty.running?
     end
 
+    # The control endpoint as tcp://HOST:PORT (port 0 resolved), or nil without one.
+    def control_url
+      @netty.control_url
+    end
+
+    # Where POST /stop goes (an org.nettyrack.core.ops.StopRequests): StopSignal#relay waits on it.
+    def stop_requests
+      @netty.stop_requests
+    end
+
     private
 
     # The keywords as one settings layer; host/port add a listener to binds (the default one
@@ -83,6 +102,14 @@ module Nettyrack
       Coerce.boolean(value)
     rescue ConfigError => e
       raise ConfigError, "invalid proxy_protocol: #{e.message}"
+    end
+
+    def operations_layer(access_log_format, control_url, control_token)
+      layer = {}
+      layer[:access_log_format] = Coerce.access_log_format(access_log_format) if access_log_format
+      layer[:control_url] = control_url.is_a?(String) ? Control.url(control_url) : control_url if control_url
+      layer[:control_token] = Control.token_setting(control_token) unless control_token.nil?
+      layer
     end
   end
 end

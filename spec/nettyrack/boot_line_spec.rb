@@ -25,4 +25,26 @@ RSpec.describe Nettyrack::BootLine do
     server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: engine, urls: ["http://0.0.0.0:80"])
     expect(described_class.for(server)).to end_with("4 threads, pub/sub redis://:***@10.0.0.5:6379/2) listening on http://0.0.0.0:80")
   end
+
+  describe ".lines" do
+    let(:configuration) { Nettyrack::Configuration.merge({ threads: [1, 4] }) }
+
+    def server(token)
+      instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, urls: ["http://0.0.0.0:80"],
+                                         control_url: token && "tcp://127.0.0.1:9293", control_token: token)
+    end
+
+    it "adds the control endpoint's line when there is one" do
+      lines = described_class.lines(server(Nettyrack::Control::Token.new("abc", true)))
+      expect(lines.size).to eq(2)
+      expect(lines.last).to eq("nettyrack: control endpoint on tcp://127.0.0.1:9293 (token abc)")
+      expect(described_class.lines(server(nil)).size).to eq(1)
+    end
+
+    it "keeps quiet, except about a made-up token nothing else could tell" do
+      expect(described_class.lines(server(Nettyrack::Control::Token.new("abc", true)), quiet: true))
+        .to eq(["nettyrack: control endpoint on tcp://127.0.0.1:9293 (token abc)"])
+      expect(described_class.lines(server(Nettyrack::Control::Token.new("s3cret", false)), quiet: true)).to eq([])
+    end
+  end
 end

@@ -95,13 +95,14 @@ RSpec.describe Nettyrack::CLI do
       argv = %w[--max-body-size 10m --max-header-size 32k --max-uri-length 4096 --max-headers 50
                 --max-chunk-extensions 8k --body-buffer 1m --body-timeout 10 --body-min-rate 4k
                 --header-timeout 5 --keep-alive-timeout 500ms --write-timeout 1.5 --shutdown-timeout 2m
-                --queue-size 10 --max-connections 500 --io-threads 4 --max-message-size 64k --max-push-queue 2m --push-timeout 30]
+                --queue-size 10 --max-connections 500 --io-threads 4 --max-message-size 64k --max-push-queue 2m --push-timeout 30
+                --control-timeout 500ms]
       expect(settings(*argv)).to eq(
         max_body_size: 10 * 1024 * 1024, max_header_size: 32 * 1024, max_uri_length: 4096, max_headers: 50,
         max_chunk_extensions: 8 * 1024, body_buffer: 1024 * 1024, body_timeout: 10, body_min_rate: 4096,
         header_timeout: 5, keep_alive_timeout: 0.5, write_timeout: 1.5,
         shutdown_timeout: 120, queue_size: 10, max_connections: 500, io_threads: 4, max_message_size: 64 * 1024,
-        max_push_queue: 2 * 1024 * 1024, push_timeout: 30
+        max_push_queue: 2 * 1024 * 1024, push_timeout: 30, control_timeout: 0.5
       )
       expect(settings(*argv).keys).to match_array(Nettyrack::LIMIT_NAMES)
     end
@@ -110,6 +111,28 @@ RSpec.describe Nettyrack::CLI do
       expect(error("--max-body-size", "lots")).to eq('invalid --max-body-size: "lots" is not a size (use bytes, or 64k, 10m, 1g)')
       expect(error("--header-timeout", "1h")).to eq('invalid --header-timeout: "1h" is not a duration (use seconds, or 500ms, 30s, 2m)')
       expect(error("--queue-size", "-1")).to eq('invalid --queue-size: "-1" is not a whole number (0 or more)')
+    end
+  end
+
+  describe "operations" do
+    it "reads the control endpoint's URL and token, or the opt-out from tokens" do
+      expect(settings("--control-url", "tcp://127.0.0.1:9293", "--control-token", "s3cret"))
+        .to eq(control_url: ["127.0.0.1", 9293], control_token: "s3cret")
+      expect(settings("--control-url", "tcp://[::1]:0", "--no-control-token")).to eq(control_url: ["::1", 0], control_token: :none)
+    end
+
+    it "refuses control URLs it cannot serve yet, and empty tokens" do
+      expect(error("--control-url", "unix:///tmp/ctl.sock"))
+        .to eq("invalid --control-url: unix:// control URLs are not supported yet (unix:///tmp/ctl.sock); use tcp://HOST:PORT")
+      expect(error("--control-url", "9293")).to eq('invalid --control-url: "9293" is not a control URL (use tcp://HOST:PORT)')
+      expect(error("--control-url", "tcp://127.0.0.1:99999")).to eq('invalid --control-url: "99999" is not a port (0..65535)')
+      expect(error("--control-token", " ")).to start_with("invalid --control-token: the control token must not be empty")
+    end
+
+    it "reads the access log format" do
+      expect(settings("--access-log-format", "JSON")).to eq(access_log_format: "json")
+      expect(error("--access-log-format", "xml"))
+        .to eq('invalid --access-log-format: "xml" is not an access log format (use common or json)')
     end
   end
 
@@ -126,8 +149,8 @@ RSpec.describe Nettyrack::CLI do
 
     it "documents every flag with its default" do
       help = described_class.new(cores: 2).help
-      flags = %w[--port --bind --[no-]proxy-protocol --threads --environment --config --dir --quiet --access-log --pubsub
-                 --version --help]
+      flags = %w[--port --bind --[no-]proxy-protocol --threads --environment --config --dir --quiet --access-log
+                 --access-log-format --pubsub --control-url --control-token --no-control-token --version --help]
       expect(flags + Nettyrack::LIMITS.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
       expect(help).to include("(default 9292)", "--max-body-size BYTES", "(default 100m)", "(default 16k)", "(default 30s)")
     end

@@ -56,6 +56,29 @@ RSpec.describe Nettyrack::DSL do
     expect(error_for("proxy_protocol :v1")).to eq('DIR/nettyrack.rb:1: :v1 is not true or false')
   end
 
+  it "reads the access log format" do
+    expect(load_config("access_log_format :json")).to eq(access_log_format: "json")
+    expect(error_for("access_log_format 'xml'")).to eq('DIR/nettyrack.rb:1: "xml" is not an access log format (use common or json)')
+  end
+
+  it "reads the control endpoint's URL and token, or the opt-out from tokens" do
+    expect(load_config(<<~RUBY)).to eq(control_url: ["127.0.0.1", 9293], control_token: "s3cret")
+      control_url "tcp://127.0.0.1:9293"
+      control_token "s3cret"
+    RUBY
+    expect(load_config("control_url 'tcp://127.0.0.1:9293'\nno_control_token")).to eq(control_url: ["127.0.0.1", 9293], control_token: :none)
+    expect(error_for("\ncontrol_url 'unix:///tmp/ctl'"))
+      .to eq("DIR/nettyrack.rb:2: unix:// control URLs are not supported yet (unix:///tmp/ctl); use tcp://HOST:PORT")
+  end
+
+  it "reads Puma's activate_control_app, its options in braces or as keywords" do
+    expect(load_config(%(activate_control_app "tcp://127.0.0.1:9293", { auth_token: "12345" })))
+      .to eq(control_url: ["127.0.0.1", 9293], control_token: "12345")
+    expect(load_config(%(activate_control_app "tcp://127.0.0.1:9293", no_token: true)))
+      .to eq(control_url: ["127.0.0.1", 9293], control_token: :none)
+    expect(load_config(%(activate_control_app "tcp://127.0.0.1:9293"))).to eq(control_url: ["127.0.0.1", 9293])
+  end
+
   it "reads pubsub as a Redis URL, or :local for in-process" do
     expect([load_config('pubsub "redis://10.0.0.5:6379/2"'), load_config("pubsub :local")])
       .to eq([{ pubsub: "redis://10.0.0.5:6379/2" }, { pubsub: nil }])
@@ -88,7 +111,8 @@ RSpec.describe Nettyrack::DSL do
   describe "errors, each naming the file and line" do
     it "lists the settings for an unknown method" do
       expect(error_for("port 3000\nworkers 4\n"))
-        .to start_with("DIR/nettyrack.rb:2: unknown setting `workers' (the settings are: access_log, bind, body_buffer,")
+        .to start_with("DIR/nettyrack.rb:2: unknown setting `workers' (the settings are: access_log, access_log_format, " \
+                       "activate_control_app, bind, body_buffer,")
     end
 
     it "catches a misspelled setting without arguments" do

@@ -38,6 +38,15 @@ RSpec.describe Nettyrack::JavaConfig do
     expect(io.string).to eq("x")
   end
 
+  it "has no control endpoint unless given a URL; a token or none; the access log format" do
+    expect(build.control).to be_nil
+    expect(build.accessLogFormat.name).to eq("COMMON")
+    control = build(control_url: ["127.0.0.1", 9293], control_token: "s3cret", access_log_format: "json")
+    expect([control.control.host, control.control.port, control.control.token, control.accessLogFormat.name])
+      .to eq(["127.0.0.1", 9293, "s3cret", "JSON"])
+    expect(build(control_url: ["::1", 0], control_token: :none).control.token).to be_nil
+  end
+
   it "turns Java's refusal into a ConfigError with Java's reason" do
     expect { build(max_uri_length: 10) }
       .to raise_error(Nettyrack::ConfigError, "max URI length must be at least 64 bytes, got 10")

@@ -92,6 +92,26 @@ RSpec.describe Nettyrack::Launcher do
     end
   end
 
+  it "stops gracefully on the control endpoint's POST /stop, as on SIGTERM" do
+    reader, writer = IO.pipe
+    launcher = Thread.new do
+      described_class.new(%w[-b tcp://127.0.0.1:0 --control-url tcp://127.0.0.1:0 --no-control-token spec/fixtures/hello.ru],
+                          env: env, out: writer, err: err).run
+    end
+    out = +""
+    control = Deadline.read_until(reader, out, %r{control endpoint on tcp://(127\.0\.0\.1:\d+) \(no token}, 30)
+    raise "no control line within 30 s: #{out} #{err.string}" unless control
+
+    expect(post("http://#{control[1]}/stop", "").code).to eq("200")
+    expect(Deadline.value(launcher, 30, "the launcher")).to eq(0)
+    writer.close
+    Deadline.read_some(reader, out, Deadline.now + 5)
+    expect(out.lines.last).to eq("nettyrack: shutting down (control /stop)\n")
+  ensure
+    writer&.close unless writer&.closed?
+    reader&.close
+  end
+
   it "says so when requests outlive the shutdown timeout, and still exits 0" do
     request = nil
     status, out = serve("-b", "tcp://127.0.0.1:0", "--shutdown-timeout", "0", "spec/fixtures/gated.ru") do |url|
@@ -156,6 +176,21 @@ RSpec.describe Nettyrack::Launcher do
       port = taken.addr[1]
       expect(run_launcher("-b", "tcp://127.0.0.1:#{port}", "spec/fixtures/hello.ru"))
         .to eq([1, "", "nettyrack: 127.0.0.1:#{port} is already in use\n"])
+    ensure
+      taken&.close
+    end
+
+    it "for a control URL it cannot serve" do
+      expect(run_launcher("--control-url", "unix:///tmp/nettyrack.sock", "spec/fixtures/hello.ru"))
+        .to eq([1, "", "nettyrack: invalid --control-url: unix:// control URLs are not supported yet " \
+                       "(unix:///tmp/nettyrack.sock); use tcp://HOST:PORT\n"])
+    end
+
+    it "for a control port in use, after closing the app's listener again" do
+      taken = TCPServer.new("127.0.0.1", 0)
+      port = taken.addr[1]
+      expect(run_launcher("-b", "tcp://127.0.0.1:0", "--control-url", "tcp://127.0.0.1:#{port}", "spec/fixtures/hello.ru"))
+        .to eq([1, "", "nettyrack: control endpoint: 127.0.0.1:#{port} is already in use\n"])
     ensure
       taken&.close
     end

@@ -1,7 +1,9 @@
 # frozen_string_literal: true
 
+require "json"
 require "socket"
 require "stringio"
+require "time"
 
 RSpec.describe Nettyrack::Server do
   let(:app) do
@@ -77,6 +79,60 @@ RSpec.describe Nettyrack::Server do
     log = StringIO.new
     serving(access_log: log) { |server| fetch("#{server.urls.first}/logged") }
     expect(log.string).to match(%r{\A127\.0\.0\.1 - - \[.+\] "GET /logged HTTP/1\.1" 200 13( [\d.]+)?\n\z})
+  end
+
+  it "writes JSON access log lines when asked to" do
+    log = StringIO.new
+    serving(access_log: log, access_log_format: "json") { |server| fetch("#{server.urls.first}/logged?a=%22") }
+    line = JSON.parse(log.string)
+    expect(line.slice("remote", "method", "target", "protocol", "status", "bytes", "user_agent", "referer"))
+      .to eq("remote" => "127.0.0.1", "method" => "GET", "target" => "/logged?a=%22", "protocol" => "HTTP/1.1",
+             "status" => 200, "bytes" => 13, "user_agent" => "Ruby", "referer" => nil)
+    expect(line["duration"]).to be_a(Float)
+    expect(Time.iso8601(line["time"])).to be_within(60).of(Time.now)
+  end
+
+  describe "control endpoint" do
+    def control_get(server, path, token: server.control_token.value)
+      uri = URI("http://#{server.control_url.delete_prefix('tcp://')}#{path}")
+      Net::HTTP.start(uri.host, uri.port, open_timeout: 5, read_timeout: 10) do |http|
+        http.get(uri.request_uri, token ? { "authorization" => "Bearer #{token}" } : {})
+      end
+    end
+
+    it "listens where control_url says, with a made-up token unless given one" do
+      serving(control_url: "tcp://127.0.0.1:0") do |server|
+        expect(server.control_url).to match(%r{\Atcp://127\.0\.0\.1:\d+\z})
+        expect([server.control_token.value, server.control_token.generated?]).to match([/\A\h{32}\z/, true])
+        stats = JSON.parse(control_get(server, "/stats").body)
+        expect(stats.keys).to eq(%w[uptime connections requests workers push pubsub heap])
+        expect(stats["workers"]["max"]).to eq(2)
+        expect(control_get(server, "/stats", token: "guess").code).to eq("403")
+      end
+    end
+
+    it "takes a configured token, or none at all" do
+      serving(control_url: "tcp://127.0.0.1:0", control_token: "s3cret") do |server|
+        expect(server.control_token.to_a).to eq(["s3cret", false])
+        expect(control_get(server, "/stats?token=s3cret", token: nil).code).to eq("200")
+      end
+      serving(control_url: "tcp://127.0.0.1:0", control_token: :none) do |server|
+        expect(control_get(server, "/stats", token: nil).code).to eq("200")
+      end
+    end
+
+    it "has none without control_url" do
+      serving { |server| expect([server.control_url, server.control_token]).to eq([nil, nil]) }
+    end
+
+    it "raises BindError naming the control address in use" do
+      taken = TCPServer.new("127.0.0.1", 0)
+      port = taken.addr[1]
+      expect { described_class.new(app, host: "127.0.0.1", port: 0, control_url: "tcp://127.0.0.1:#{port}").start }
+        .to raise_error(Nettyrack::BindError, "control endpoint: 127.0.0.1:#{port} is already in use")
+    ensure
+      taken&.close
+    end
   end
 
   it "refuses a keyword it does not know" do

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "json"
 require "rack"
 require "rack/handler"
 require "socket"
@@ -74,7 +75,8 @@ RSpec.describe "Rack::Handler::Nettyrack" do
 
   it "lists what -O accepts for rackup -h" do
     expect(handler.valid_options.keys).to include("Host=HOST", "Port=PORT", "Threads=MIN:MAX", "Quiet", "pubsub=URL", "proxy_protocol",
-                                                  "max_body_size=BYTES", "header_timeout=SECONDS")
+                                                  "control_url=URL", "control_token=TOKEN", "no_control_token",
+                                                  "max_body_size=BYTES", "header_timeout=SECONDS", "control_timeout=SECONDS")
   end
 
   it "takes -O pubsub=URL: pub/sub goes through that Redis while it serves, and names it on the boot line",
@@ -104,6 +106,30 @@ RSpec.describe "Rack::Handler::Nettyrack" do
     expect(redis.subscribers("news")).to eq(0) # the engine closed with the server
   ensure
     redis&.stop
+  end
+
+  it "takes -O control_url and control_token, and stops on the control endpoint's POST /stop" do
+    stats = nil
+    expect do
+      handler.run(app, Host: "127.0.0.1", Port: 0, "control_url" => "tcp://127.0.0.1:0", "control_token" => "s3cret") do |server|
+        control = "http://#{server.control_url.delete_prefix('tcp://')}"
+        stats = fetch("#{control}/stats?token=s3cret")
+        expect(post("#{control}/stop?token=s3cret", "").code).to eq("200")
+      end
+    end.to output(%r{listening on .*\nnettyrack: control endpoint on tcp://127\.0\.0\.1:\d+ \(token as configured\)\n.*\(control /stop\)\n\z}m)
+      .to_stdout
+    expect([stats.code, JSON.parse(stats.body)["requests"]["total"]]).to eq(["200", 0])
+  end
+
+  it "takes -O no_control_token" do
+    code = nil
+    expect do
+      handler.run(app, Host: "127.0.0.1", Port: 0, control_url: "tcp://127.0.0.1:0", no_control_token: "true") do |server|
+        code = fetch("http://#{server.control_url.delete_prefix('tcp://')}/stats").code
+        handler.shutdown
+      end
+    end.to output(/\(no token: anyone who can connect may stop the server\)/).to_stdout
+    expect(code).to eq("200")
   end
 
   it "refuses a pubsub option that is not a Redis URL before it binds" do

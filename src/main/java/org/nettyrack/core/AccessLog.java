@@ -4,30 +4,30 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.util.Locale;
 
 /**
- * Writes one line per finished request in the format of Rack::CommonLogger:
- * {@code 127.0.0.1 - - [21/Nov/2026:10:00:00 +0000] "GET /path HTTP/1.1" 200 13 0.0012}.
- * Lines are written whole under a lock, so concurrent requests never interleave.
+ * Writes one line per finished request, in an {@link AccessLogFormat}: Rack::CommonLogger's by
+ * default, or JSON. The duration runs from the request head's arrival to the response's last
+ * byte written (the transport passes the head's {@code System.nanoTime()} and calls this once
+ * that write completes). Lines are written whole under a lock, so concurrent requests never
+ * interleave; a failing stream is ignored, since a broken log must not break serving.
  */
 public final class AccessLog {
-    private static final DateTimeFormatter TIME =
-        DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
-
     private final OutputStream out;
+    private final AccessLogFormat format;
 
     public AccessLog(OutputStream out) {
-        this.out = out;
+        this(out, AccessLogFormat.COMMON);
     }
 
-    public void log(String remote, String method, String target, String protocol,
-                    int status, long bytes, long startNanos) {
-        double seconds = (System.nanoTime() - startNanos) / 1e9;
-        String line = String.format(Locale.ROOT, "%s - - [%s] \"%s %s %s\" %d %s %.4f%n",
-            remote, ZonedDateTime.now().format(TIME), method, target, protocol, status,
-            bytes == 0 ? "-" : Long.toString(bytes), seconds);
+    public AccessLog(OutputStream out, AccessLogFormat format) {
+        this.out = out;
+        this.format = format;
+    }
+
+    public void log(RackRequest request, int status, long bytes, long headNanos) {
+        double seconds = (System.nanoTime() - headNanos) / 1e9;
+        String line = format.line(request, status, bytes, seconds, ZonedDateTime.now());
         byte[] data = line.getBytes(StandardCharsets.UTF_8);
         synchronized (this) {
             try {

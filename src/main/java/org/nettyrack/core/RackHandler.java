@@ -1,5 +1,8 @@
 package org.nettyrack.core;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * The seam between a transport and the application. A transport (Netty today, a servlet
  * container later) parses a request, then calls {@link #handle} on a worker thread, never on
@@ -8,4 +11,13 @@ package org.nettyrack.core;
  */
 public interface RackHandler {
     void handle(RackRequest request, ResponseSink response);
+
+    /**
+     * The application's own backtraces (Ruby's, innermost frame first) of the threads running
+     * its code, by JVM thread id, for the control endpoint's thread dump. Called on a worker
+     * thread, like {@link #handle}. None unless the handler can tell.
+     */
+    default Map<Long, List<String>> backtraces() {
+        return Map.of();
+    }
 }

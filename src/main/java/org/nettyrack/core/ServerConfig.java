@@ -17,6 +17,18 @@ public final class ServerConfig {
         }
     }
 
+    /**
+     * The control endpoint's listener ({@code tcp://host:port}) and the token a caller must
+     * show; a null token means none is asked for (an explicit opt-out on the Ruby side).
+     */
+    public record Control(String host, int port, String token) {
+        /** Keeps the token out of logs and exception messages. */
+        @Override
+        public String toString() {
+            return "Control[" + host + ":" + port + (token == null ? ", no token]" : ", token]");
+        }
+    }
+
     private final List<Bind> binds;
     private final int minThreads;
     private final int maxThreads;
@@ -40,7 +52,10 @@ public final class ServerConfig {
     private final long pushTimeoutMillis;
     private final boolean proxyProtocol;
     private final OutputStream accessLog;
+    private final AccessLogFormat accessLogFormat;
     private final ErrorLog errorLog;
+    private final Control control;
+    private final long controlTimeoutMillis;
 
     private ServerConfig(Builder b) {
         this.binds = List.copyOf(b.binds);
@@ -66,7 +81,10 @@ public final class ServerConfig {
         this.pushTimeoutMillis = b.pushTimeoutMillis;
         this.proxyProtocol = b.proxyProtocol;
         this.accessLog = b.accessLog;
+        this.accessLogFormat = b.accessLogFormat;
         this.errorLog = b.errorLog;
+        this.control = b.control;
+        this.controlTimeoutMillis = b.controlTimeoutMillis;
     }
 
     public static Builder builder() {
@@ -143,10 +161,16 @@ public final class ServerConfig {
      * dropped. Off by default: the header is then refused like any malformed request.
      */
     public boolean proxyProtocol() { return proxyProtocol; }
-    /** Where Common Log Format lines go, or null for none. */
+    /** Where access log lines go, or null for none. */
     public OutputStream accessLog() { return accessLog; }
+    /** The access log's line format: Common Log Format unless set. */
+    public AccessLogFormat accessLogFormat() { return accessLogFormat; }
     /** Where the server reports trouble outside the application (stderr unless set). */
     public ErrorLog errorLog() { return errorLog; }
+    /** The control endpoint, or null for none. */
+    public Control control() { return control; }
+    /** Time {@code GET /thread-backtraces} waits for a worker thread to collect Ruby backtraces. */
+    public long controlTimeoutMillis() { return controlTimeoutMillis; }
 
     /** Collects settings; {@link #build()} checks them and names the first bad one. */
     public static final class Builder {
@@ -173,7 +197,10 @@ public final class ServerConfig {
         private long pushTimeoutMillis = 40_000;
         private boolean proxyProtocol;
         private OutputStream accessLog;
+        private AccessLogFormat accessLogFormat = AccessLogFormat.COMMON;
         private ErrorLog errorLog = ErrorLog.stderr();
+        private Control control;
+        private long controlTimeoutMillis = 5_000;
 
         private Builder() {
         }
@@ -201,6 +228,9 @@ public final class ServerConfig {
         public Builder pushTimeoutMillis(long ms) { pushTimeoutMillis = ms; return this; }
         public Builder proxyProtocol(boolean on) { proxyProtocol = on; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
+        public Builder accessLogFormat(String name) { accessLogFormat = AccessLogFormat.named(name); return this; }
+        public Builder control(String host, int port, String token) { control = new Control(host, port, token); return this; }
+        public Builder controlTimeoutMillis(long ms) { controlTimeoutMillis = ms; return this; }
         public Builder errorLog(OutputStream out) { errorLog = out == null ? ErrorLog.stderr() : new ErrorLog(out); return this; }
 
         public ServerConfig build() {
@@ -236,6 +266,13 @@ public final class ServerConfig {
             require(maxMessageSize >= 125, "max message size must be at least 125 bytes, got " + maxMessageSize);
             require(maxPushQueue >= 1024, "max push queue must be at least 1024 bytes, got " + maxPushQueue);
             require(pushTimeoutMillis >= 100, "push timeout must be at least 100 ms");
+            require(controlTimeoutMillis > 0, "control timeout must be positive");
+            if (control != null) {
+                require(control.host() != null && !control.host().isEmpty(), "control host must not be empty");
+                require(control.port() >= 0 && control.port() <= 65535, "control port must be 0..65535, got " + control.port());
+                require(control.token() == null || !control.token().isEmpty(),
+                    "control token must not be empty (opt out of tokens explicitly instead)");
+            }
             return new ServerConfig(this);
         }
 

@@ -14,13 +14,19 @@ import java.util.concurrent.atomic.AtomicInteger;
  * else's. {@link #submit} says no (the transport answers 503) when the queue is full.
  *
  * <p>The grow-or-queue decision (Tomcat's trick) reads two counters kept here, tasks submitted
- * and threads alive, rather than the executor's own counts, which take its main lock.
+ * and threads alive, rather than the executor's own counts, which take its main lock; a third,
+ * tasks running, is for {@link #load()}.
  */
 public final class WorkerPool implements Workers {
     private final ThreadPoolExecutor executor;
     private final AtomicInteger submitted = new AtomicInteger();
     private final AtomicInteger alive = new AtomicInteger();
+    private final AtomicInteger running = new AtomicInteger();
     private final int queueSize;
+
+    /** How busy the pool is at one moment: threads running a task, alive, at most; tasks waiting. */
+    public record Load(int busy, int threads, int maxThreads, int queued) {
+    }
 
     public WorkerPool(int minThreads, int maxThreads, int queueSize) {
         this.queueSize = Math.max(1, queueSize);
@@ -54,9 +60,11 @@ public final class WorkerPool implements Workers {
         submitted.incrementAndGet();
         try {
             executor.execute(() -> {
+                running.incrementAndGet();
                 try {
                     task.run();
                 } finally {
+                    running.decrementAndGet();
                     submitted.decrementAndGet();
                 }
             });
@@ -69,6 +77,11 @@ public final class WorkerPool implements Workers {
     /** Tasks running or waiting. */
     public int pending() {
         return submitted.get();
+    }
+
+    /** Read without taking the executor's lock: each figure is exact, the four together nearly so. */
+    public Load load() {
+        return new Load(running.get(), alive.get(), executor.getMaximumPoolSize(), executor.getQueue().size());
     }
 
     /** Stops taking tasks and waits up to the timeout for the running ones; true if they all ended. */

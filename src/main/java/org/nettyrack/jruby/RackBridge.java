@@ -1,6 +1,8 @@
 package org.nettyrack.jruby;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyHash;
@@ -42,6 +44,7 @@ public final class RackBridge implements RackHandler {
     private final EnvBuilder envBuilder;
     private final RackInputs inputs;
     private final BodyWriter bodyWriter;
+    private final RubyBacktraces backtraces;
     private final CachingCallSite callApp = new NormalCachingCallSite("call");
     private final CachingCallSite close = new NormalCachingCallSite("close");
     private final CachingCallSite callFinished = new NormalCachingCallSite("call");
@@ -60,6 +63,12 @@ public final class RackBridge implements RackHandler {
         this.envBuilder = new EnvBuilder(runtime, keys, errors, software);
         this.inputs = new RackInputs(runtime);
         this.bodyWriter = new BodyWriter(NettyrackLibrary.streams(runtime));
+        this.backtraces = new RubyBacktraces(runtime);
+    }
+
+    @Override
+    public Map<Long, List<String>> backtraces() {
+        return backtraces.collect();
     }
 
     @Override

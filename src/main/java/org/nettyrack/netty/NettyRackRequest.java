@@ -19,9 +19,15 @@ final class NettyRackRequest implements RackRequest {
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
     private final Upgrade upgrade;
-    final long startNanos = System.nanoTime();
+    /** When the request head arrived ({@code System.nanoTime()}): the access log's duration starts here. */
+    final long startNanos;
 
     NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local) {
+        this(head, body, remote, local, System.nanoTime());
+    }
+
+    NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local, long startNanos) {
+        this.startNanos = startNanos;
         this.head = head;
         this.body = body;
         this.remote = remote instanceof InetSocketAddress ? (InetSocketAddress) remote : null;

@@ -15,28 +15,42 @@ import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.ops.ServerControl;
+import org.nettyrack.core.ops.ServerStats;
+import org.nettyrack.core.ops.StopRequests;
+import org.nettyrack.core.push.PubSub;
 
 /**
  * A running nettyrack HTTP/1.1 server: binds the configured addresses on Netty event loops
  * (epoll on Linux, NIO elsewhere) and serves every connection through {@link HttpPipeline}.
  * {@link #stop()} is graceful: stop accepting, finish in-flight requests within the shutdown
- * timeout, close the rest.
+ * timeout, close the rest. With a control endpoint configured, a {@link ControlServer} listens
+ * too, reporting {@link #stats()} and passing {@code POST /stop} on as {@link #stopRequests()}.
  */
 public final class NettyServer {
     private static final long CLOSE_CALLBACK_GRACE_MILLIS = 1_000;
 
     private final ServerConfig config;
     private final RackHandler handler;
+    private final PubSub pubsub;
+    private final StopRequests stopRequests = new StopRequests();
     private final Transport transport = Transport.best();
     private final List<Channel> listeners = new ArrayList<>();
     private EventLoopGroup acceptors;
     private EventLoopGroup workers;
     private volatile ServerState state;
     private WorkerPool pool;
+    private ControlServer control;
 
     public NettyServer(ServerConfig config, RackHandler handler) {
+        this(config, handler, null);
+    }
+
+    /** pubsub: the engine the application's push goes through, named in the stats (null: none). */
+    public NettyServer(ServerConfig config, RackHandler handler, PubSub pubsub) {
         this.config = config;
         this.handler = handler;
+        this.pubsub = pubsub;
     }
 
     /** Binds every address; throws {@link BindException} naming the address that is taken. */
@@ -66,11 +80,44 @@ public final class NettyServer {
                 state.connections.listen(listener);
             } catch (Exception e) {
                 stop();
-                BindException failure = new BindException(describe(bind, e));
-                failure.initCause(e);
-                throw failure;
+                throw bindFailure(describe(bind.host(), bind.port(), e), e);
             }
         }
+        if (config.control() != null) {
+            startControl(config.control());
+        }
+    }
+
+    private void startControl(ServerConfig.Control settings) throws BindException, InterruptedException {
+        ServerControl actions = new ServerControl(this::stats, pool, handler, config.controlTimeoutMillis(), stopRequests);
+        control = new ControlServer(settings, config.keepAliveTimeoutMillis() + config.controlTimeoutMillis(),
+            actions, transport);
+        try {
+            control.start();
+        } catch (Exception e) {
+            stop();
+            throw bindFailure("control endpoint: " + describe(settings.host(), settings.port(), e), e);
+        }
+    }
+
+    /** The counters and gauges of this server now; see {@link ServerStats}. */
+    public ServerStats stats() {
+        ServerState current = state;
+        if (current == null) {
+            throw new IllegalStateException("not started");
+        }
+        return current.counters.snapshot(current.channels.size(), current.activeRequests.get(), pool.load(),
+            pubsub == null ? null : pubsub.state());
+    }
+
+    /** Where {@code POST /stop} goes: the launcher waits on it as it waits for signals. */
+    public StopRequests stopRequests() {
+        return stopRequests;
+    }
+
+    /** The control endpoint's {@code tcp://host:port}, port 0 resolved, or null without one. */
+    public synchronized String controlUrl() {
+        return control == null ? null : control.url();
     }
 
     /** The URLs served, with the ports actually bound (port 0 resolved). */
@@ -124,6 +171,9 @@ public final class NettyServer {
         pool.shutdown(Math.max(CLOSE_CALLBACK_GRACE_MILLIS, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
         acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
+        if (control != null) {
+            control.stop();
+        }
         return finished;
     }
 
@@ -139,8 +189,14 @@ public final class NettyServer {
         return ((InetSocketAddress) listeners.get(i).localAddress()).getPort();
     }
 
-    private static String describe(ServerConfig.Bind bind, Exception e) {
-        String address = bind.host() + ":" + bind.port();
+    private static BindException bindFailure(String message, Exception cause) {
+        BindException failure = new BindException(message);
+        failure.initCause(cause);
+        return failure;
+    }
+
+    private static String describe(String host, int port, Exception e) {
+        String address = host + ":" + port;
         String message = String.valueOf(e.getMessage());
         if (message.contains("in use")) {
             return address + " is already in use";

@@ -92,6 +92,8 @@ final class PushUpgrade {
         if (handshake == null) {
             return false;
         }
+        server.counters.pushOpened(protocol);
+        channel.closeFuture().addListener(f -> server.counters.pushClosed(protocol));
         ChannelPipeline p = channel.pipeline();
         for (String name : HTTP_HANDLERS) {
             if (p.get(name) != null) {

@@ -36,6 +36,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private final ArrayDeque<NettyRackRequest> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private HttpRequest head;
+    private long headNanos;
     private RequestBodyBuffer body;
     private BodyDeadline bodyDeadline;
     private ScheduledFuture<?> bodyTimer;
@@ -74,6 +75,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         head = request;
         bodyDeadline = new BodyDeadline(ctx.executor().ticker().nanoTime(), server.config.bodyTimeoutMillis(), server.config.bodyMinRate());
+        headNanos = System.nanoTime();
     }
 
     private void collect(HttpContent content) {
@@ -89,7 +91,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         if (content instanceof LastHttpContent) {
             NettyRackRequest request = new NettyRackRequest(head, body.finish(),
-                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress());
+                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress(), headNanos);
             head = null;
             body = null;
             disarmBodyTimer();
@@ -163,6 +165,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         server.activeRequests.incrementAndGet();
         boolean accepted = server.workers.submit(() -> sink.run(server.handler));
         if (!accepted) {
+            server.counters.rejected();
             sink.unavailable();
         }
     }
@@ -225,9 +228,9 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void logAccess(NettyRackRequest request, int status, long bytes) {
+        server.counters.answered(status);
         if (server.accessLog != null) {
-            server.accessLog.log(request.remoteAddress(), request.method(), request.target(),
-                request.protocol(), status, bytes, request.startNanos);
+            server.accessLog.log(request, status, bytes, request.startNanos);
         }
     }
 

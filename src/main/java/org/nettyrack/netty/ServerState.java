@@ -9,11 +9,12 @@ import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
+import org.nettyrack.core.ops.ServerCounters;
 
 /**
  * What every connection of one server shares: settings, the application, the worker pool,
- * the open channels, and the count of requests between dispatch and last byte written, which
- * a graceful stop waits on.
+ * the open channels, the count of requests between dispatch and last byte written, which
+ * a graceful stop waits on, and the counters {@code GET /stats} reports.
  */
 final class ServerState {
     final ServerConfig config;
@@ -24,13 +25,14 @@ final class ServerState {
     final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
     final ConnectionLimit connections;
     final AtomicInteger activeRequests = new AtomicInteger();
+    final ServerCounters counters = new ServerCounters();
     volatile boolean draining;
 
     ServerState(ServerConfig config, RackHandler handler, Workers workers) {
         this.config = config;
         this.handler = handler;
         this.workers = workers;
-        this.accessLog = config.accessLog() == null ? null : new AccessLog(config.accessLog());
+        this.accessLog = config.accessLog() == null ? null : new AccessLog(config.accessLog(), config.accessLogFormat());
         this.errorLog = config.errorLog();
         this.connections = new ConnectionLimit(config.connectionCap());
     }

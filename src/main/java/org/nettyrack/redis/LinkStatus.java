@@ -47,6 +47,11 @@ final class LinkStatus {
         return down;
     }
 
+    /** {@code connecting} until Redis first answers, then {@code up} or {@code down}. */
+    synchronized String state() {
+        return down ? "down" : everUp ? "up" : "connecting";
+    }
+
     void log(String line) {
         try {
             log.accept(PREFIX + line);

@@ -36,13 +36,14 @@ public final class RedisPubSub implements PubSub {
     private final LocalPubSub local = new LocalPubSub();
     private final Subscriptions subscriptions = new Subscriptions(local);
     private final PublishQueue queue;
+    private final LinkStatus status;
     private final SubscriberLoop subscriber;
     private final Thread subscriberThread;
     private final Thread writerThread;
 
     private RedisPubSub(Builder b) {
         this.url = b.url;
-        LinkStatus status = new LinkStatus(url, b.log);
+        this.status = new LinkStatus(url, b.log);
         Connector connector = new Connector(url, b.timeoutMillis, (int) Math.min(Integer.MAX_VALUE, 3 * b.pingMillis));
         this.queue = new PublishQueue(b.queueCapacity, status);
         this.subscriber = new SubscriberLoop(connector, local, subscriptions, queue, status,
@@ -86,6 +87,11 @@ public final class RedisPubSub implements PubSub {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_MILLIS);
         join(subscriberThread, deadline);
         join(writerThread, deadline);
+    }
+
+    @Override
+    public State state() {
+        return new State("redis", url.toString(), status.state(), queue.size());
     }
 
     /** Messages waiting for Redis. */

@@ -1,18 +1,82 @@
 package org.nettyrack.core;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class AccessLogTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    /** A request as the log sees it; header names in lower case, as the transport's lookup is case-insensitive. */
+    private static RackRequest request(String method, String target, Map<String, String> headers) {
+        return new RackRequest() {
+            public String method() { return method; }
+            public String target() { return target; }
+            public String protocol() { return "HTTP/1.1"; }
+            public String scheme() { return "http"; }
+            public void forEachHeader(HeaderVisitor visitor) { headers.forEach(visitor::header); }
+            public String header(String name) { return headers.get(name); }
+            public String remoteAddress() { return "10.0.0.1"; }
+            public int remotePort() { return 5000; }
+            public String localAddress() { return "127.0.0.1"; }
+            public int localPort() { return 9292; }
+            public RequestBody body() { return null; }
+        };
+    }
+
+    private String logged() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
     @Test
-    void writesCommonLogFormat() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        new AccessLog(out).log("10.0.0.1", "GET", "/a?b=1", "HTTP/1.1", 200, 13, System.nanoTime());
-        String line = out.toString(StandardCharsets.UTF_8);
-        assertTrue(line.matches("10\\.0\\.0\\.1 - - \\[\\d\\d/\\w{3}/\\d{4}:\\d\\d:\\d\\d:\\d\\d [+-]\\d{4}\\] "
-            + "\"GET /a\\?b=1 HTTP/1\\.1\" 200 13 \\d+\\.\\d{4}\\R"), line);
+    void writesCommonLogFormatByDefault() {
+        new AccessLog(out).log(request("GET", "/a?b=1", Map.of()), 200, 13, System.nanoTime());
+        assertTrue(logged().matches("10\\.0\\.0\\.1 - - \\[\\d\\d/\\w{3}/\\d{4}:\\d\\d:\\d\\d:\\d\\d [+-]\\d{4}\\] "
+            + "\"GET /a\\?b=1 HTTP/1\\.1\" 200 13 \\d+\\.\\d{4}\\R"), logged());
+    }
+
+    @Test
+    void writesOneJsonObjectPerLine() {
+        AccessLog log = new AccessLog(out, AccessLogFormat.JSON);
+        log.log(request("GET", "/a?q=\"x\"", Map.of("user-agent", "curl/8.5.0", "referer", "http://e/")), 200, 13,
+            System.nanoTime());
+        log.log(request("POST", "/b", Map.of()), 500, 0, System.nanoTime());
+        String[] lines = logged().split("\n", -1);
+        assertEquals(3, lines.length, "two lines, each ending in a newline");
+        assertTrue(lines[0].matches("\\{\"time\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d)\","
+            + "\"remote\":\"10\\.0\\.0\\.1\",\"method\":\"GET\",\"target\":\"/a\\?q=\\\\\"x\\\\\"\",\"protocol\":\"HTTP/1\\.1\","
+            + "\"status\":200,\"bytes\":13,\"duration\":\\d+\\.\\d{6},\"user_agent\":\"curl/8\\.5\\.0\",\"referer\":\"http://e/\"}"),
+            lines[0]);
+        assertTrue(lines[1].endsWith("\"status\":500,\"bytes\":0,\"duration\":" + duration(lines[1])
+            + ",\"user_agent\":null,\"referer\":null}"), lines[1]);
+    }
+
+    @Test
+    void measuresTheDurationFromTheHeadItIsGiven() {
+        long twoSecondsAgo = System.nanoTime() - TimeUnit.SECONDS.toNanos(2);
+        new AccessLog(out, AccessLogFormat.JSON).log(request("GET", "/", Map.of()), 200, 1, twoSecondsAgo);
+        assertTrue(Double.parseDouble(duration(logged())) >= 2.0, logged());
+    }
+
+    @Test
+    void namesItsFormatsAsTheCliDoes() {
+        assertEquals(AccessLogFormat.JSON, AccessLogFormat.named("json"));
+        assertEquals(AccessLogFormat.COMMON, AccessLogFormat.named("COMMON"));
+        assertEquals("access log format must be common or json, got xml",
+            assertThrows(IllegalArgumentException.class, () -> AccessLogFormat.named("xml")).getMessage());
+    }
+
+    private static String duration(String line) {
+        Matcher m = Pattern.compile("\"duration\":([0-9.]+)").matcher(line);
+        assertTrue(m.find(), line);
+        return m.group(1);
     }
 }

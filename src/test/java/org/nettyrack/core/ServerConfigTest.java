@@ -2,6 +2,7 @@ package org.nettyrack.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +36,35 @@ class ServerConfigTest {
         assertEquals(0, ServerConfig.builder().build().maxConnections());
         assertEquals(Math.max(64, files - ServerConfig.FILES_KEPT_FREE), ServerConfig.builder().build().connectionCap());
         assertEquals(300, ServerConfig.builder().maxConnections(300).build().connectionCap());
+    }
+
+    @Test
+    void hasNoControlEndpointUnlessOneIsConfigured() {
+        ServerConfig c = ServerConfig.builder().build();
+        assertNull(c.control());
+        assertEquals(5_000, c.controlTimeoutMillis());
+        assertEquals(AccessLogFormat.COMMON, c.accessLogFormat());
+        ServerConfig.Control control = ServerConfig.builder().control("127.0.0.1", 0, null).build().control();
+        assertEquals(new ServerConfig.Control("127.0.0.1", 0, null), control);
+    }
+
+    @Test
+    void badControlSettingsAreNamed() {
+        assertEquals("control port must be 0..65535, got 70000", assertThrows(IllegalArgumentException.class,
+            () -> ServerConfig.builder().control("127.0.0.1", 70000, "t").build()).getMessage());
+        assertEquals("control host must not be empty", assertThrows(IllegalArgumentException.class,
+            () -> ServerConfig.builder().control("", 1, "t").build()).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class,
+            () -> ServerConfig.builder().control("127.0.0.1", 1, "").build()).getMessage().startsWith("control token must not be empty"));
+        assertEquals("control timeout must be positive", assertThrows(IllegalArgumentException.class,
+            () -> ServerConfig.builder().controlTimeoutMillis(0).build()).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().accessLogFormat("xml"));
+    }
+
+    @Test
+    void keepsTheControlTokenOutOfItsText() {
+        assertEquals("Control[127.0.0.1:9293, token]", new ServerConfig.Control("127.0.0.1", 9293, "s3cret").toString());
+        assertEquals("Control[::1:9293, no token]", new ServerConfig.Control("::1", 9293, null).toString());
     }
 
     @Test

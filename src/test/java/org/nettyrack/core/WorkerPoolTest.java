@@ -44,6 +44,26 @@ class WorkerPoolTest {
         assertFalse(pool.submit(() -> { }), "a stopped pool takes nothing");
     }
 
+    @Test
+    void reportsItsLoad() throws InterruptedException {
+        WorkerPool pool = new WorkerPool(1, 2, 10);
+        assertEquals(new WorkerPool.Load(0, 1, 2, 0), pool.load(), "the minimum is started at once");
+        CountDownLatch running = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        for (int i = 0; i < 2; i++) {
+            assertTrue(pool.submit(() -> {
+                running.countDown();
+                await(release);
+            }));
+        }
+        assertTrue(running.await(5, TimeUnit.SECONDS));
+        assertTrue(pool.submit(() -> { }));
+        assertEquals(new WorkerPool.Load(2, 2, 2, 1), pool.load(), "two busy at the maximum, one waiting");
+        release.countDown();
+        assertTrue(pool.shutdown(5_000));
+        assertEquals(0, pool.load().busy());
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(5, TimeUnit.SECONDS);

@@ -35,6 +35,17 @@ class LinkStatusTest {
     }
 
     @Test
+    void reportsItsStateForStats() {
+        assertEquals("connecting", status.state());
+        status.lost(new JedisConnectionException("refused"));
+        assertEquals("down", status.state(), "down before it was ever up");
+        status.up();
+        assertEquals("up", status.state());
+        status.lost(new JedisConnectionException("reset"));
+        assertEquals("down", status.state());
+    }
+
+    @Test
     void aBrokenLogDoesNotStopTheEngine() {
         LinkStatus broken = new LinkStatus(RedisUrl.parse("redis://h"), line -> {
             throw new IllegalStateException("closed stream");

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.push.PubSub.Message;
 import org.nettyrack.core.push.PubSub.Subscriber;
 
@@ -111,6 +112,7 @@ class RedisPubSubTest {
         await(() -> logB.size() == 1, "B logs the loss");
         assertTrue(logB.get(0).matches("nettyrack: pubsub: lost Redis at " + redis.url() + " \\(.+\\); reconnecting"),
             logB.get(0));
+        assertEquals(new PubSub.State("redis", redis.url(), "down", 0), b.state(), "what /stats reports");
 
         long start = System.nanoTime();
         for (int i = 0; i < 1000; i++) {
@@ -122,6 +124,7 @@ class RedisPubSubTest {
         redis.restart();
         await(() -> logB.size() == 2, "B logs the reconnection");
         assertEquals("nettyrack: pubsub: reconnected to " + redis.url(), logB.get(1));
+        assertEquals("up", b.state().link());
         await(() -> redis.subscribers("jobs") == 1, "B subscribed again");
 
         a.publish("jobs", bytes("back"));

@@ -33,12 +33,27 @@ public interface PubSub extends AutoCloseable {
         }
     }
 
+    /**
+     * What an engine is, for the control endpoint's stats: its kind ({@code local},
+     * {@code redis}); for an engine that spans processes, where its peers are (a URL without
+     * its password), its link to them ({@code connecting}, {@code up}, {@code down}) and the
+     * messages waiting for the link. Null fields do not apply.
+     */
+    record State(String engine, String url, String link, Integer queued) {
+        public static final State LOCAL = new State("local", null, null, null);
+    }
+
     void subscribe(String channel, Subscriber subscriber);
 
     void unsubscribe(String channel, Subscriber subscriber);
 
     /** Sends data to the channel's subscribers; the caller must not change the array afterwards. */
     void publish(String channel, byte[] data);
+
+    /** A cheap look at the engine; in-process engines need not say more than {@link State#LOCAL}. */
+    default State state() {
+        return State.LOCAL;
+    }
 
     /** Stops the engine's own threads and connections, if any. */
     @Override

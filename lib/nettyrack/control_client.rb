@@ -1,0 +1,62 @@
+# frozen_string_literal: true
+
+require "net/http"
+require_relative "errors"
+
+module Nettyrack
+  # One request to a server's control endpoint, for nettyrack ctl: the token goes in an
+  # Authorization: Bearer header (so it stays out of any URL log). Returns the body of a 200;
+  # anything else raises ControlClient::Failure with one sentence saying what to do.
+  #
+  #   ControlClient.new(["127.0.0.1", 9293], "s3cret").call(:get, "/stats")  # => "{\"uptime\":...}"
+  class ControlClient
+    class Failure < Error; end
+
+    OPEN_TIMEOUT = 5
+    # Longer than any control_timeout a thread dump waits for a worker.
+    READ_TIMEOUT = 60
+    UNREACHABLE = [SystemCallError, SocketError, IOError, Net::OpenTimeout, Net::ReadTimeout].freeze
+
+    def initialize((host, port), token)
+      @host = { "0.0.0.0" => "127.0.0.1", "::" => "::1" }.fetch(host, host)
+      @port = port
+      @token = token
+    end
+
+    def call(verb, path)
+      response = Net::HTTP.start(@host, @port, open_timeout: OPEN_TIMEOUT, read_timeout: READ_TIMEOUT) do |http|
+        request = (verb == :post ? Net::HTTP::Post : Net::HTTP::Get).new(path)
+        request["authorization"] = "Bearer #{@token}" if @token
+        http.request(request)
+      end
+      check(response)
+    rescue *UNREACHABLE => e
+      raise Failure, "cannot reach the control endpoint at #{address}: #{reason(e)} " \
+                     "(is the server running with --control-url #{address}?)"
+    end
+
+    private
+
+    def check(response)
+      return response.body if response.code == "200"
+
+      if response.code == "403"
+        raise Failure, "the control endpoint at #{address} refused #{@token ? 'the token' : 'a request without a token'} " \
+                       "(403); pass the token the server printed at boot with --control-token or $NETTYRACK_CONTROL_TOKEN"
+      end
+      raise Failure, "the control endpoint at #{address} answered #{response.code}: #{response.body.to_s.strip}"
+    end
+
+    def address
+      "tcp://#{@host.include?(':') ? "[#{@host}]" : @host}:#{@port}"
+    end
+
+    def reason(error)
+      case error
+      when Net::OpenTimeout, Net::ReadTimeout then "no answer within #{error.is_a?(Net::OpenTimeout) ? OPEN_TIMEOUT : READ_TIMEOUT} s"
+      when SystemCallError then Nettyrack.describe_system_error(error)
+      else error.message
+      end
+    end
+  end
+end

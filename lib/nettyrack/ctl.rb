@@ -1,0 +1,110 @@
+# frozen_string_literal: true
+
+require "json"
+require "optparse"
+require_relative "control"
+require_relative "control_client"
+require_relative "dsl"
+require_relative "errors"
+
+module Nettyrack
+  # `nettyrack ctl [options] stats|thread-backtraces|stop`, from ARGV to an exit status, like
+  # Puma's pumactl: where the control endpoint is and its token come from the flags, else
+  # $NETTYRACK_CONTROL_URL / $NETTYRACK_CONTROL_TOKEN, else the config file (-C) the server
+  # reads; then one request (ControlClient), and its answer on stdout: stats and thread
+  # backtraces as pretty JSON, "stop requested" for stop. Trouble is one line on stderr and
+  # status 1. Pure Ruby: no jars, no JVM-heavy work, so it starts fast.
+  class Ctl
+    COMMANDS = { "stats" => [:get, "/stats"], "thread-backtraces" => [:get, "/thread-backtraces"],
+                 "stop" => [:post, "/stop"] }.freeze
+
+    def initialize(argv, env: ENV, out: $stdout, err: $stderr)
+      @argv = argv
+      @env = env
+      @out = out
+      @err = err
+      @flags = {}
+    end
+
+    def run
+      command = parse
+      return say(parser.help) if command == :help
+
+      verb, path = COMMANDS.fetch(command)
+      url, token = target
+      answer(command, ControlClient.new(url, token).call(verb, path))
+    rescue Error => e
+      @err.puts("nettyrack ctl: #{e.message}")
+      1
+    end
+
+    private
+
+    def parse
+      rest = parser.parse(@argv)
+      return :help if @flags[:help]
+      raise ConfigError, "which command? #{COMMANDS.keys.join(', ')} (see nettyrack ctl --help)" if rest.empty?
+      raise ConfigError, "one command at a time, got: #{rest.join(' ')}" if rest.size > 1
+      raise ConfigError, "unknown command #{rest.first} (use #{COMMANDS.keys.join(', ')})" unless COMMANDS.key?(rest.first)
+
+      rest.first
+    rescue OptionParser::ParseError => e
+      raise ConfigError, "#{e.message} (see nettyrack ctl --help)"
+    end
+
+    def parser
+      @parser ||= OptionParser.new(nil, 30) do |opts|
+        opts.banner = "Usage: nettyrack ctl [options] #{COMMANDS.keys.join('|')}\n\n" \
+                      "Asks a running nettyrack for its stats or thread backtraces, or to stop (gracefully)."
+        opts.separator ""
+        opts.on("--control-url URL", "the server's --control-url, tcp://HOST:PORT ($NETTYRACK_CONTROL_URL)") do |value|
+          @flags[:url] = value
+        end
+        opts.on("--control-token TOKEN", "its token, as printed at boot ($NETTYRACK_CONTROL_TOKEN)") do |value|
+          @flags[:token] = value
+        end
+        opts.on("-C", "--config FILE", "read control_url and control_token from the server's config file") do |value|
+          @flags[:config] = value
+        end
+        opts.on("-h", "--help", "print this help and exit") { @flags[:help] = true }
+        opts.separator "\nFlags win over the environment, which wins over the config file."
+      end
+    end
+
+    # [[host, port], token or nil].
+    def target
+      file = @flags[:config] ? DSL.load(@flags[:config]) : {}
+      url = setting(:url, "--control-url", "NETTYRACK_CONTROL_URL") { |value| Control.url(value) } || file[:control_url]
+      unless url
+        raise ConfigError, "no control URL: pass --control-url tcp://HOST:PORT, set $NETTYRACK_CONTROL_URL, " \
+                           "or -C the config file that sets control_url"
+      end
+      token = setting(:token, "--control-token", "NETTYRACK_CONTROL_TOKEN") { |value| value } || file[:control_token]
+      [url, token == :none ? nil : token]
+    end
+
+    # The flag's value, else the environment variable's, read by the block; nil when neither is set.
+    def setting(key, flag, variable)
+      source, value = @flags.key?(key) ? [flag, @flags[key]] : ["$#{variable}", @env[variable]]
+      return nil if value.nil? || value.strip.empty?
+
+      yield value
+    rescue ConfigError => e
+      raise ConfigError, "invalid #{source}: #{e.message}"
+    end
+
+    def answer(command, body)
+      return say("stop requested") if command == "stop"
+
+      say(JSON.pretty_generate(JSON.parse(body)))
+    rescue JSON::ParserError => e
+      raise ControlClient::Failure, "the control endpoint sent something that is not JSON (#{e.message.lines.first.strip})"
+    end
+
+    def say(text)
+      @out.puts(text)
+      @out.flush
+      0
+    end
+  end
+end

@@ -1,0 +1,103 @@
+# frozen_string_literal: true
+
+require "json"
+require "socket"
+require "stringio"
+require "tmpdir"
+require "nettyrack/ctl"
+
+# nettyrack ctl in this process, against a real server's control endpoint in this process.
+RSpec.describe Nettyrack::Ctl do
+  let(:app) { ->(_env) { [200, { "content-type" => "text/plain" }, ["ok"]] } }
+  # [exit status, stdout, stderr]
+  def ctl(*argv, env: {})
+    out = StringIO.new
+    err = StringIO.new
+    status = described_class.new(argv, env: env, out: out, err: err).run
+    [status, out.string, err.string]
+  end
+
+  def with_control(**options)
+    server = Nettyrack::Server.new(app, host: "127.0.0.1", port: 0, threads: [1, 2], errors: StringIO.new,
+                                        control_url: "tcp://127.0.0.1:0", **options).start
+    yield server, server.control_url
+  ensure
+    server&.stop
+  end
+
+  it "prints stats as pretty JSON" do
+    with_control do |server, url|
+      status, printed, = ctl("--control-url", url, "--control-token", server.control_token.value, "stats")
+      expect(status).to eq(0)
+      expect(printed).to start_with("{\n  \"uptime\": ")
+      expect(JSON.parse(printed)["workers"]["max"]).to eq(2)
+    end
+  end
+
+  it "prints thread backtraces, Ruby ones among them" do
+    with_control(control_token: "s3cret") do |_server, url|
+      status, printed, = ctl("thread-backtraces", env: { "NETTYRACK_CONTROL_URL" => url, "NETTYRACK_CONTROL_TOKEN" => "s3cret" })
+      expect(status).to eq(0)
+      dump = JSON.parse(printed)
+      expect(dump["ruby_backtraces"]).to eq("included")
+      this_thread = dump["threads"].find { |thread| thread["ruby"]&.any? { |line| line.include?("ctl_spec.rb") } }
+      expect(this_thread).not_to be_nil, "the spec's own thread, waiting for the answer, with its Ruby backtrace"
+    end
+  end
+
+  it "asks for a stop, which the server's StopRequests pass on" do
+    with_control(control_token: :none) do |server, url|
+      expect(ctl("--control-url", url, "stop")).to eq([0, "stop requested\n", ""])
+      expect(server.stop_requests.await).to eq("control /stop")
+    end
+  end
+
+  it "reads the URL and token from the server's config file, flags and environment winning over it" do
+    with_control(control_token: "from-file") do |_server, url|
+      Dir.mktmpdir("nettyrack-ctl") do |dir|
+        config = File.join(dir, "nettyrack.rb")
+        File.write(config, %(control_url "#{url}"\ncontrol_token "from-file"\n))
+        expect(ctl("-C", config, "stats").first).to eq(0)
+        status, _, message = ctl("-C", config, "stats", env: { "NETTYRACK_CONTROL_TOKEN" => "from-env" })
+        expect([status, message]).to match([1, /refused the token \(403\)/])
+        expect(ctl("-C", config, "--control-token", "from-file", "stats", env: { "NETTYRACK_CONTROL_TOKEN" => "x" }).first).to eq(0)
+      end
+    end
+  end
+
+  describe "trouble: one line on stderr, status 1" do
+    it "for a wrong token" do
+      with_control do |_server, url|
+        status, printed, message = ctl("--control-url", url, "--control-token", "guess", "stats")
+        expect([status, printed]).to eq([1, ""])
+        expect(message).to eq("nettyrack ctl: the control endpoint at #{url} refused the token (403); pass the token " \
+                              "the server printed at boot with --control-token or $NETTYRACK_CONTROL_TOKEN\n")
+      end
+    end
+
+    it "for a server that is not there" do
+      port = TCPServer.open("127.0.0.1", 0) { |free| free.addr[1] }
+      expect(ctl("--control-url", "tcp://127.0.0.1:#{port}", "stats"))
+        .to eq([1, "", "nettyrack ctl: cannot reach the control endpoint at tcp://127.0.0.1:#{port}: Connection refused " \
+                       "(is the server running with --control-url tcp://127.0.0.1:#{port}?)\n"])
+    end
+
+    it "without a URL, or a command, or with an unknown one" do
+      expect(ctl("stats")[2]).to start_with("nettyrack ctl: no control URL: pass --control-url tcp://HOST:PORT")
+      expect(ctl[2]).to eq("nettyrack ctl: which command? stats, thread-backtraces, stop (see nettyrack ctl --help)\n")
+      expect(ctl("restart")).to eq([1, "", "nettyrack ctl: unknown command restart (use stats, thread-backtraces, stop)\n"])
+    end
+
+    it "for a control URL it cannot use" do
+      expect(ctl("stats", env: { "NETTYRACK_CONTROL_URL" => "unix:///run/ctl.sock" }))
+        .to eq([1, "", "nettyrack ctl: invalid $NETTYRACK_CONTROL_URL: unix:// control URLs are not supported yet " \
+                       "(unix:///run/ctl.sock); use tcp://HOST:PORT\n"])
+    end
+  end
+
+  it "explains itself with --help" do
+    status, printed, = ctl("--help")
+    expect(status).to eq(0)
+    expect(printed).to include("Usage: nettyrack ctl [options] stats|thread-backtraces|stop", "--control-url", "--control-token", "-C")
+  end
+end

@@ -1,0 +1,19 @@
+package org.nettyrack.core.ops;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the control endpoint can do, whatever carries its requests: the transport's listener
+ * authenticates and routes, then calls one of these, on its event loop. None of them blocks
+ * or enters Ruby there; {@link ServerControl} is the real one.
+ */
+public interface Control {
+    /** {@code GET /stats}: {@link ServerStats} as JSON. */
+    String stats();
+
+    /** {@code GET /thread-backtraces}: {@link ThreadDump} as JSON, once collected. */
+    CompletableFuture<String> threadBacktraces();
+
+    /** {@code POST /stop}: asks for the same graceful stop as SIGTERM, and returns at once. */
+    void stop();
+}

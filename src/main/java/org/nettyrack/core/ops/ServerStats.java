@@ -1,0 +1,83 @@
+package org.nettyrack.core.ops;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.push.PubSub;
+
+/**
+ * One look at a running server, as {@code GET /stats} reports it. Built by
+ * {@link ServerCounters#snapshot} from counters and gauges read one after the other, so the
+ * figures are each exact but not one atomic picture. {@link #toJson()}:
+ * <pre>
+ * {"uptime":12.345,
+ *  "connections":{"open":3},
+ *  "requests":{"in_flight":1,"total":120,"errors":2,"rejected":0},
+ *  "workers":{"busy":1,"threads":4,"max":16,"queued":0},
+ *  "push":{"websocket":1,"sse":0},
+ *  "pubsub":{"engine":"redis","url":"redis://cache:6379/0","link":"up","queued":0},
+ *  "heap":{"used":48234496,"max":4294967296}}
+ * </pre>
+ * uptime in seconds; heap in bytes (max null when the JVM sets no limit). The field meanings
+ * are those of {@link ServerCounters} and {@link WorkerPool.Load}.
+ */
+public record ServerStats(long uptimeNanos, int openConnections, int requestsInFlight, long requestsTotal,
+                          long errors, long rejected, WorkerPool.Load workers, int websocketSessions,
+                          int sseSessions, PubSub.State pubsub, Heap heap) {
+
+    /** Heap bytes in use, and the most the JVM will grow it to (-1: no limit). */
+    public record Heap(long used, long max) {
+        public static Heap now() {
+            MemoryUsage usage = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+            return new Heap(usage.getUsed(), usage.getMax());
+        }
+    }
+
+    public String toJson() {
+        Json json = new Json().beginObject()
+            .name("uptime").value(uptimeNanos / 1e9, 3)
+            .name("connections").beginObject().name("open").value(openConnections).endObject()
+            .name("requests").beginObject()
+            .name("in_flight").value(requestsInFlight)
+            .name("total").value(requestsTotal)
+            .name("errors").value(errors)
+            .name("rejected").value(rejected)
+            .endObject()
+            .name("workers").beginObject()
+            .name("busy").value(workers.busy())
+            .name("threads").value(workers.threads())
+            .name("max").value(workers.maxThreads())
+            .name("queued").value(workers.queued())
+            .endObject()
+            .name("push").beginObject()
+            .name("websocket").value(websocketSessions)
+            .name("sse").value(sseSessions)
+            .endObject();
+        pubsub(json.name("pubsub"));
+        json.name("heap").beginObject().name("used").value(heap.used()).name("max");
+        if (heap.max() < 0) {
+            json.nullValue();
+        } else {
+            json.value(heap.max());
+        }
+        return json.endObject().endObject().toString();
+    }
+
+    private void pubsub(Json json) {
+        if (pubsub == null) {
+            json.nullValue();
+            return;
+        }
+        json.beginObject().name("engine").value(pubsub.engine());
+        if (pubsub.url() != null) {
+            json.name("url").value(pubsub.url());
+        }
+        if (pubsub.link() != null) {
+            json.name("link").value(pubsub.link());
+        }
+        if (pubsub.queued() != null) {
+            json.name("queued").value(pubsub.queued());
+        }
+        json.endObject();
+    }
+}

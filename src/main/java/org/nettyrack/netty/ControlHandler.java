@@ -1,0 +1,146 @@
+package org.nettyrack.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.Map;
+import org.nettyrack.core.ops.Control;
+import org.nettyrack.core.ops.Json;
+
+/**
+ * Last in a control connection's pipeline (see {@link ControlServer}): one whole request at a
+ * time, answered in this order of checks:
+ * <ol>
+ * <li>a request the codec could not parse: 400;</li>
+ * <li>no token or a wrong one ({@code Authorization: Bearer TOKEN}, or {@code ?token=TOKEN}
+ * as with Puma's control app): 403 with an empty body, nothing else;</li>
+ * <li>a path that is no action: 404; an action with the wrong method: 405 with {@code Allow};</li>
+ * <li>{@code GET /stats}, {@code GET /thread-backtraces}: 200 with JSON;
+ * {@code POST /stop}: 200, and the stop is asked for once that answer is written.</li>
+ * </ol>
+ * Tokens are compared by their SHA-256 digests with {@link MessageDigest#isEqual}, in time
+ * that does not depend on where they differ, or on their lengths. Thread backtraces complete
+ * off the event loop; reading pauses until they are written, and Netty's flow-control handler
+ * holds requests already read meanwhile, so answers keep request order. Netty's keep-alive
+ * handler, earlier in the pipeline, settles {@code Connection} and closes.
+ */
+final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final Map<String, HttpMethod> ACTIONS = Map.of(
+        "/stats", HttpMethod.GET, "/thread-backtraces", HttpMethod.GET, "/stop", HttpMethod.POST);
+    private static final String JSON = "application/json; charset=utf-8";
+
+    private final byte[] tokenDigest;
+    private final Control control;
+
+    /** token: null to let every request through (the explicit no-token opt-out). */
+    ControlHandler(String token, Control control) {
+        this.tokenDigest = token == null ? null : sha256(token);
+        this.control = control;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (!request.decoderResult().isSuccess()) {
+            FullHttpResponse refusal = response(HttpResponseStatus.BAD_REQUEST, error("malformed request"));
+            HttpUtil.setKeepAlive(refusal, false);
+            ctx.writeAndFlush(refusal);
+            return;
+        }
+        QueryStringDecoder target = new QueryStringDecoder(request.uri());
+        if (!authorized(request, target)) {
+            send(ctx, HttpResponseStatus.FORBIDDEN, null);
+            return;
+        }
+        String path = target.path();
+        HttpMethod allowed = ACTIONS.get(path);
+        if (allowed == null) {
+            send(ctx, HttpResponseStatus.NOT_FOUND,
+                error("no such action: " + path + " (GET /stats, GET /thread-backtraces, POST /stop)"));
+        } else if (!allowed.equals(request.method())) {
+            FullHttpResponse refusal = response(HttpResponseStatus.METHOD_NOT_ALLOWED,
+                error(path + " takes " + allowed.name() + ", not " + request.method().name()));
+            refusal.headers().set(HttpHeaderNames.ALLOW, allowed.name());
+            ctx.writeAndFlush(refusal);
+        } else if (path.equals("/stats")) {
+            send(ctx, HttpResponseStatus.OK, control.stats());
+        } else if (path.equals("/stop")) {
+            send(ctx, HttpResponseStatus.OK, "{\"status\":\"stopping\"}").addListener(f -> control.stop());
+        } else {
+            threadBacktraces(ctx);
+        }
+    }
+
+    private void threadBacktraces(ChannelHandlerContext ctx) {
+        ctx.channel().config().setAutoRead(false);
+        control.threadBacktraces().whenComplete((json, failure) -> {
+            FullHttpResponse response = failure == null
+                ? response(HttpResponseStatus.OK, json)
+                : response(HttpResponseStatus.INTERNAL_SERVER_ERROR, error("thread backtraces failed: " + failure));
+            ctx.writeAndFlush(response).addListener(f -> ctx.channel().config().setAutoRead(true));
+        });
+    }
+
+    private boolean authorized(FullHttpRequest request, QueryStringDecoder target) {
+        if (tokenDigest == null) {
+            return true;
+        }
+        String given = null;
+        String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
+        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            given = authorization.substring(7).trim();
+        } else {
+            List<String> tokens = target.parameters().get("token");
+            given = tokens == null || tokens.size() != 1 ? null : tokens.get(0);
+        }
+        return given != null && MessageDigest.isEqual(tokenDigest, sha256(given));
+    }
+
+    private static ChannelFuture send(ChannelHandlerContext ctx, HttpResponseStatus status, String json) {
+        return ctx.writeAndFlush(response(status, json));
+    }
+
+    /** A JSON response, or an empty one when json is null. */
+    private static FullHttpResponse response(HttpResponseStatus status, String json) {
+        ByteBuf body = json == null ? Unpooled.EMPTY_BUFFER : Unpooled.copiedBuffer(json, StandardCharsets.UTF_8);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.readableBytes());
+        if (json != null) {
+            response.headers().set(HttpHeaderNames.CONTENT_TYPE, JSON);
+        }
+        response.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
+        return response;
+    }
+
+    private static String error(String message) {
+        return new Json().beginObject().name("error").value(message).endObject().toString();
+    }
+
+    private static byte[] sha256(String text) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close(); // read timeouts, resets: nothing to answer
+    }
+}

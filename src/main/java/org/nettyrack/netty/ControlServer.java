@@ -1,0 +1,91 @@
+package org.nettyrack.netty;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.flow.FlowControlHandler;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.ops.Control;
+
+/**
+ * The control endpoint's own small HTTP listener, apart from the application's: one event-loop
+ * thread, Netty's handlers for everything but the answers, and a {@link ControlHandler}:
+ * <pre>
+ * read timeout → HTTP codec → keep-alive → aggregator (8 KB) → flow control → control handler
+ * </pre>
+ * Flow control holds pipelined requests while reading is paused for an answer that completes
+ * later, so answers leave in request order.
+ * Its connections count nowhere in the server's stats and are not drained on a stop: the
+ * listener closes last, after the application's.
+ */
+final class ControlServer {
+    private static final int MAX_REQUEST = 8 * 1024;
+
+    private final ServerConfig.Control settings;
+    private final long idleMillis;
+    private final Control control;
+    private final Transport transport;
+    private EventLoopGroup loop;
+    private Channel listener;
+
+    /** idleMillis: a connection that sends nothing this long is closed. */
+    ControlServer(ServerConfig.Control settings, long idleMillis, Control control, Transport transport) {
+        this.settings = settings;
+        this.idleMillis = idleMillis;
+        this.control = control;
+        this.transport = transport;
+    }
+
+    void start() throws InterruptedException {
+        loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nettyrack-control", true),
+            transport.ioHandlerFactory());
+        listener = new ServerBootstrap()
+            .group(loop)
+            .channel(transport.serverChannel())
+            .option(ChannelOption.SO_REUSEADDR, true)
+            .childHandler(new ChannelInitializer<SocketChannel>() {
+                @Override
+                protected void initChannel(SocketChannel ch) {
+                    configure(ch.pipeline(), settings.token(), idleMillis, control);
+                }
+            })
+            .bind(settings.host(), settings.port()).sync().channel();
+    }
+
+    static void configure(ChannelPipeline p, String token, long idleMillis, Control control) {
+        p.addLast(new ReadTimeoutHandler(idleMillis, TimeUnit.MILLISECONDS))
+            .addLast(new HttpServerCodec())
+            .addLast(new HttpServerKeepAliveHandler())
+            .addLast(new HttpObjectAggregator(MAX_REQUEST))
+            .addLast(new FlowControlHandler())
+            .addLast(new ControlHandler(token, control));
+    }
+
+    /** {@code tcp://host:port}, with the port actually bound. */
+    String url() {
+        int port = ((InetSocketAddress) listener.localAddress()).getPort();
+        String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
+        return "tcp://" + host + ":" + port;
+    }
+
+    void stop() throws InterruptedException {
+        if (listener != null) {
+            listener.close().await(1, TimeUnit.SECONDS);
+        }
+        if (loop != null) {
+            loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
+        }
+    }
+}
