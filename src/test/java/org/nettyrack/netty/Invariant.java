@@ -44,6 +44,8 @@ enum Invariant {
      * {@code 5} and {@code 3} frame differently here and at a proxy taking the last: finding-http10-two-content-lengths.
      */
     ONE_CONTENT_LENGTH("a request with more than one Content-Length never reaches the app", true),
+    /** Gap: Netty unfolds a blank obs-fold line as "value " + " ": finding-obs-fold-blank-line-leaves-trailing-space. */
+    HEADER_VALUE_TRIMMED("header values reach the app without leading or trailing whitespace", true),
     BODY_LENGTH("the body is as long as Content-Length says (empty without Content-Length or chunked)"),
 
     RESPONSE_SYNTAX("what the server writes parses as HTTP/1.1 status lines and header fields"),

@@ -78,6 +78,9 @@ final class RecordingApp implements RackHandler {
         if (!fields.badValues.isEmpty()) {
             violations.add(Invariant.HEADER_VALUE_CLEAN, fields.badValues + ": " + what);
         }
+        if (!fields.untrimmed.isEmpty()) {
+            violations.add(Invariant.HEADER_VALUE_TRIMMED, fields.untrimmed + ": " + what);
+        }
         if (fields.hosts > 1 || (http11 && fields.hosts != 1)) {
             violations.add(Invariant.ONE_HOST, fields.hosts + " Host fields: " + what);
         }
@@ -191,6 +194,7 @@ final class RecordingApp implements RackHandler {
         final List<String> transferEncodings = new ArrayList<>();
         final List<String> badNames = new ArrayList<>();
         final List<String> badValues = new ArrayList<>();
+        final List<String> untrimmed = new ArrayList<>();
 
         void add(String name, String value) {
             if (!isToken(name)) {
@@ -198,6 +202,9 @@ final class RecordingApp implements RackHandler {
             }
             if (value.indexOf('\r') >= 0 || value.indexOf('\n') >= 0 || value.indexOf('\0') >= 0) {
                 badValues.add(escape(name) + ": " + escape(value));
+            }
+            if (!value.isEmpty() && (" \t".indexOf(value.charAt(0)) >= 0 || " \t".indexOf(value.charAt(value.length() - 1)) >= 0)) {
+                untrimmed.add(escape(name) + ": '" + escape(value) + "'");
             }
             switch (name.toLowerCase(Locale.ROOT)) {
                 case "host" -> hosts++;

@@ -90,7 +90,8 @@ final class Rfc9112Reader {
 
     /**
      * Equal but for Expect, which the server consumes once it answered it (100 Continue), and for
-     * the width of whitespace runs: an obs-fold may become "one or more SP" (RFC 9112 5.2).
+     * whitespace: an obs-fold may become "one or more SP" (RFC 9112 5.2), and whitespace it leaves
+     * at a value's end is {@link Invariant#HEADER_VALUE_TRIMMED}'s business.
      */
     private static boolean same(Request a, Request b) {
         return a.method.equals(b.method) && a.target.equals(b.target) && a.version.equals(b.version)
@@ -99,7 +100,7 @@ final class Rfc9112Reader {
 
     private static List<String> comparable(List<String> fields) {
         return fields.stream().filter(f -> !f.regionMatches(true, 0, "expect:", 0, 7))
-            .map(f -> f.replaceAll("[ \\t]+", " ")).toList();
+            .map(f -> f.replaceAll("[ \\t]+", " ").strip()).toList();
     }
 
     private void readAll() {
