@@ -3,7 +3,7 @@ require "rails"
 require "action_controller/railtie"
 
 class MyApp < Rails::Application
-  config.eager_load = false
+  config.eager_load = true # production Rails must: lazily built code races between threads
   config.secret_key_base = "x" * 64
   config.hosts.clear
   config.logger = Logger.new($stderr)

@@ -18,9 +18,10 @@ final class ErrorResponses {
     private ErrorResponses() {
     }
 
-    static FullHttpResponse plain(HttpResponseStatus status, boolean close) {
+    /** The answer; for a HEAD request the same head without the body. */
+    static FullHttpResponse plain(HttpResponseStatus status, boolean close, boolean head) {
         byte[] text = (status.code() + " " + status.reasonPhrase() + "\n").getBytes(StandardCharsets.US_ASCII);
-        ByteBuf body = Unpooled.wrappedBuffer(text);
+        ByteBuf body = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(text);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
         response.headers()
             .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
@@ -42,7 +43,7 @@ final class ErrorResponses {
     }
 
     /** Answers and closes: for requests the server will not read any further. */
-    static void sendAndClose(ChannelHandlerContext ctx, HttpResponseStatus status) {
-        ctx.writeAndFlush(plain(status, true)).addListener(ChannelFutureListener.CLOSE);
+    static void sendAndClose(ChannelHandlerContext ctx, HttpResponseStatus status, boolean head) {
+        ctx.writeAndFlush(plain(status, true, head)).addListener(ChannelFutureListener.CLOSE);
     }
 }

@@ -30,7 +30,8 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
             .setMaxInitialLineLength(config.maxUriLength())
             .setMaxHeaderSize(config.maxHeaderSize())
             .setMaxChunkSize(64 * 1024)
-            .setAllowDuplicateContentLengths(false);
+            .setAllowDuplicateContentLengths(false)
+            .setHeadersFactory(RequestHeaders.FACTORY);
     }
 
     @Override

@@ -269,7 +269,7 @@ final class NettyResponseSink implements ResponseSink {
         pendingHead = null;
         status = error.code();
         keepAlive = request.keepAlive() && !server.draining;
-        finish(channel.writeAndFlush(ErrorResponses.plain(error, !keepAlive)), false);
+        finish(channel.writeAndFlush(ErrorResponses.plain(error, !keepAlive, request.isHead())), false);
     }
 
     private void finish(ChannelFuture last, boolean truncated) {

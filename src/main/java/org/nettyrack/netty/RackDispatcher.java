@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -42,6 +43,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> bodyTimer;
     private NettyResponseSink inFlight;
     private boolean closeWhenIdle;
+    private Refusal pendingRefusal;
 
     RackDispatcher(ServerState server) {
         this.server = server;
@@ -55,6 +57,10 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
+            if (msg instanceof Refusal) {
+                refuse((Refusal) msg);
+                return;
+            }
             if (msg instanceof HttpRequest) {
                 startRequest((HttpRequest) msg);
             }
@@ -70,7 +76,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         ctx.pipeline().fireUserEventTriggered(ConnectionEvent.REQUEST_HEAD);
         body = new RequestBodyBuffer(server.config.bodyBufferSize(), server.config.maxBodySize());
         if (!body.accepts(HttpUtil.getContentLength(request, 0L))) {
-            refuse(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE);
+            refuse(new Refusal(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, HttpMethod.HEAD.equals(request.method())));
             return;
         }
         head = request;
@@ -145,6 +151,11 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
 
     /** Answers a request the server will not read to the end, then closes. */
     private void refuse(HttpResponseStatus status) {
+        refuse(new Refusal(status, head != null && HttpMethod.HEAD.equals(head.method())));
+    }
+
+    /** The refusal leaves once the answers before it have; then the connection closes. */
+    private void refuse(Refusal refusal) {
         disarmBodyTimer();
         head = null;
         if (body != null) {
@@ -153,9 +164,9 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         ctx.channel().config().setAutoRead(false);
         if (inFlight == null) {
-            ErrorResponses.sendAndClose(ctx, status);
+            ErrorResponses.sendAndClose(ctx, refusal.status(), refusal.head());
         } else {
-            closeWhenIdle = true;
+            pendingRefusal = refusal;
         }
     }
 
@@ -187,6 +198,10 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         NettyRackRequest next = waiting.poll();
         if (next != null) {
             dispatch(next); // also while draining: its answer says connection: close
+            return;
+        }
+        if (pendingRefusal != null) {
+            ErrorResponses.sendAndClose(ctx, pendingRefusal.status(), pendingRefusal.head());
             return;
         }
         if (closeWhenIdle) {
@@ -223,7 +238,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         server.activeRequests.decrementAndGet();
         server.workers.execute(() -> endpoint.onClose(null)); // on_close, even without on_open
         if (open) {
-            ErrorResponses.sendAndClose(ctx, refusal);
+            ErrorResponses.sendAndClose(ctx, refusal, false);
         }
     }
 

@@ -6,6 +6,7 @@ import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -28,9 +29,11 @@ import java.util.List;
  * <li>400 for the rest: bad syntax, a final transfer coding other than chunked (6.3: the
  * length "cannot be determined reliably; the server MUST respond with 400"), chunked twice,
  * Content-Length with Transfer-Encoding, duplicate or invalid Content-Length, a missing or
- * repeated Host on HTTP/1.1, a target that is neither origin, absolute nor asterisk form.</li>
+ * repeated Host (a repeated Content-Length or Host on HTTP/1.0 too), a target that is neither
+ * origin form, absolute form with a host, nor asterisk form on an OPTIONS request.</li>
  * </ul>
- * After a refusal everything else the connection sends is dropped.
+ * The answer is a {@link Refusal} for the dispatcher to send in request order; everything the
+ * connection sends after it is dropped.
  */
 final class RequestGuard extends ChannelInboundHandlerAdapter {
     private final int maxHeaders;
@@ -49,8 +52,9 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
         HttpResponseStatus problem = msg instanceof HttpObject ? check((HttpObject) msg) : null;
         if (problem != null) {
             refused = true;
+            boolean head = msg instanceof HttpRequest && HttpMethod.HEAD.equals(((HttpRequest) msg).method());
             ReferenceCountUtil.release(msg);
-            ErrorResponses.sendAndClose(ctx, problem);
+            ctx.fireChannelRead(new Refusal(problem, head)); // answered in turn, after what came before
             return;
         }
         ctx.fireChannelRead(msg);
@@ -87,10 +91,11 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
         if (coding != null) {
             return coding;
         }
-        if (version.equals(HttpVersion.HTTP_1_1) && headers.getAll(HttpHeaderNames.HOST).size() != 1) {
+        int hosts = headers.getAll(HttpHeaderNames.HOST).size();
+        if (hosts > 1 || hosts == 0 && version.equals(HttpVersion.HTTP_1_1)) {
             return HttpResponseStatus.BAD_REQUEST;
         }
-        return validTarget(request.uri()) ? null : HttpResponseStatus.BAD_REQUEST;
+        return validTarget(request.method(), request.uri()) ? null : HttpResponseStatus.BAD_REQUEST;
     }
 
     /** Null when the codings are absent or exactly chunked; see the class comment for the rest. */
@@ -118,7 +123,8 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
         return codings.size() == 1 ? null : HttpResponseStatus.NOT_IMPLEMENTED;
     }
 
-    private static boolean validTarget(String target) {
+    /** Origin form, absolute form with a host, or asterisk form for OPTIONS (RFC 9112 3.2), in visible ASCII. */
+    private static boolean validTarget(HttpMethod method, String target) {
         if (target.isEmpty()) {
             return false;
         }
@@ -128,7 +134,14 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
                 return false;
             }
         }
-        return target.charAt(0) == '/' || target.equals("*")
-            || target.regionMatches(true, 0, "http://", 0, 7) || target.regionMatches(true, 0, "https://", 0, 8);
+        if (target.charAt(0) == '/') {
+            return true;
+        }
+        if (target.equals("*")) {
+            return HttpMethod.OPTIONS.equals(method);
+        }
+        int authority = target.regionMatches(true, 0, "http://", 0, 7) ? 7
+            : target.regionMatches(true, 0, "https://", 0, 8) ? 8 : -1;
+        return authority > 0 && authority < target.length() && target.charAt(authority) != '/';
     }
 }

@@ -81,6 +81,30 @@ class RackDispatcherTest {
     }
 
     @Test
+    void answersARefusedPipelinedRequestAfterTheAnswersBeforeIt() {
+        List<Runnable> pending = new ArrayList<>();
+        PipelineHarness h = new PipelineHarness(ServerConfig.builder().build(), app, pending::add);
+        String early = h.exchange("GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nGET\r\n\r\n");
+        assertEquals("", early, "nothing may overtake the answer to /1");
+        pending.remove(0).run();
+        h.channel.runPendingTasks();
+        pending.remove(0).run();
+        String out = h.output();
+        assertTrue(out.indexOf("GET /1 0") < out.indexOf("GET /2 0") && out.indexOf("GET /2 0") < out.indexOf("400 Bad Request"), out);
+        assertFalse(h.channel.isOpen());
+    }
+
+    @Test
+    void refusesAHeadRequestWithoutABody() {
+        PipelineHarness h = new PipelineHarness(ServerConfig.builder().maxBodySize(1000).build(), app, task -> {
+            task.run();
+            return true;
+        });
+        String out = h.exchange("HEAD / HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\n");
+        assertTrue(out.startsWith("HTTP/1.1 413 ") && out.endsWith("\r\n\r\n"), out);
+    }
+
+    @Test
     void collectsChunkedBodies() {
         String out = new PipelineHarness(app).exchange("POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n");
