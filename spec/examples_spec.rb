@@ -29,6 +29,7 @@ RSpec.describe "examples/" do
       end
       child.signal("TERM")
       expect(child.wait.exitstatus).to eq(0)
+      expect(child.stderr).not_to include("warning") # rails: eager_load is on, as it must be
     ensure
       child&.kill
     end

@@ -8,6 +8,7 @@ require_relative "ctl"
 require_relative "dsl"
 require_relative "errors"
 require_relative "pubsub"
+require_relative "rails_check"
 require_relative "stop_signal"
 
 module Nettyrack
@@ -65,6 +66,7 @@ module Nettyrack
       server = start(app, config)
       stop.relay(server.stop_requests) if server.control_url
       BootLine.lines(server, quiet: config.quiet?).each { |line| say(line) }
+      (warning = RailsCheck.warning(server.configuration.threads.last)) && @err.puts(warning)
       reason = stop.wait
       say("nettyrack: shutting down (#{reason})") unless config.quiet?
       warn_unfinished(config) unless server.stop

@@ -4,6 +4,7 @@ require_relative "../nettyrack"
 require_relative "boot_line"
 require_relative "control"
 require_relative "pubsub"
+require_relative "rails_check"
 require_relative "stop_signal"
 
 module Nettyrack
@@ -55,6 +56,7 @@ module Nettyrack
       server.start
       stop.relay(server.stop_requests) if server.control_url
       BootLine.lines(server, quiet: quiet).each { |line| puts_line(line) }
+      (warning = RailsCheck.warning(server.configuration.threads.last)) && warn(warning)
       yield server if block_given?
       reason = stop.wait
       puts_line("nettyrack: shutting down (#{reason})") unless quiet

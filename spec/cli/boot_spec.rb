@@ -37,6 +37,16 @@ RSpec.describe "bin/nettyrack" do
     end
   end
 
+  it "warns at boot when a Rails app loads lazily on several threads" do
+    nettyrack("-b", "tcp://127.0.0.1:0", "-t", "4", "spec/fixtures/rails_lazy.ru") do |child|
+      port = child.stdout_match(/listening on .*:(\d+)/, timeout: 120)[1]
+      expect(fetch("http://127.0.0.1:#{port}/", timeout: 60).body).to eq("lazy")
+      child.signal("TERM")
+      expect(child.wait.exitstatus).to eq(0)
+      expect(child.stderr).to include("nettyrack: warning: Rails runs on 4 threads with config.eager_load = false")
+    end
+  end
+
   it "listens on $PORT over the config file's bind, and exits 0 on SIGINT" do
     Dir.mktmpdir("nettyrack-boot") do |dir|
       File.write(File.join(dir, "nettyrack.rb"), %(bind "tcp://127.0.0.1:1"\n))
