@@ -81,7 +81,7 @@ final class PushUpgrade {
         NettyPushConnection connection = new NettyPushConnection(channel, framing, config.maxPushQueue(),
             config.pushTimeoutMillis());
         PushSession session = new PushSession(server.workers, endpoint, connection,
-            () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)));
+            () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)), server.errorLog);
         PushHandler handler = new PushHandler(connection, session, server);
         connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
         channel.config().setAutoRead(false);

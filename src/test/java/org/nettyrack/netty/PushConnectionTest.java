@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.RecordingEndpoint;
 
@@ -123,7 +124,7 @@ class PushConnectionTest {
         c.attach(new PushSession(task -> {
             task.run();
             return true;
-        }, endpoint, c, () -> { }), () -> { });
+        }, endpoint, c, () -> { }, ErrorLog.stderr()), () -> { });
         return c;
     }
 

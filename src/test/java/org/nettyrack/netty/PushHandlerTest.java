@@ -55,7 +55,7 @@ class PushHandlerTest {
         openConnections.set(1);
         connection = new NettyPushConnection(channel, framing, 1024 * 1024, 40_000);
         PushSession session = new PushSession(workers, endpoint, connection,
-            () -> channel.config().setAutoRead(true));
+            () -> channel.config().setAutoRead(true), server.errorLog);
         PushHandler handler = new PushHandler(connection, session, server);
         connection.attach(session, () -> { });
         channel.pipeline().addLast("push", handler);
