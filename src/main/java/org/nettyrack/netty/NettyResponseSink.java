@@ -22,7 +22,6 @@ import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
 import org.nettyrack.core.push.PushEndpoint;
@@ -64,30 +63,13 @@ final class NettyResponseSink implements ResponseSink {
         this.dispatcher = dispatcher;
     }
 
-    /** Runs the application on the calling worker thread; guarantees the response ends. */
-    void run(RackHandler handler) {
-        try {
-            handler.handle(request, this);
-        } catch (RuntimeException | Error e) {
-            // The handler turns application errors into 500s itself; this is a last resort.
-            server.errorLog.report("internal error serving " + request.method() + " " + request.target(), e);
-            if (committed) {
-                abort();
-            }
-        } finally {
-            if (!finished) {
-                if (committed || pendingHead != null) {
-                    end();
-                } else {
-                    respondError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
-                }
-            }
-        }
-    }
-
     /** The worker queue was full: 503 without running the application. */
     void unavailable() {
-        respondError(HttpResponseStatus.SERVICE_UNAVAILABLE);
+        committed = true;
+        finished = true;
+        status = HttpResponseStatus.SERVICE_UNAVAILABLE.code();
+        keepAlive = request.keepAlive() && !server.draining;
+        finish(channel.writeAndFlush(ErrorResponses.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, !keepAlive)), false);
     }
 
     NettyRackRequest request() {
@@ -105,6 +87,11 @@ final class NettyResponseSink implements ResponseSink {
     @Override
     public boolean committed() {
         return committed;
+    }
+
+    @Override
+    public boolean finished() {
+        return finished;
     }
 
     @Override
@@ -258,18 +245,6 @@ final class NettyResponseSink implements ResponseSink {
         } else if (!request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
-    }
-
-    private void respondError(HttpResponseStatus error) {
-        if (committed) {
-            return;
-        }
-        committed = true;
-        finished = true;
-        pendingHead = null;
-        status = error.code();
-        keepAlive = request.keepAlive() && !server.draining;
-        finish(channel.writeAndFlush(ErrorResponses.plain(error, !keepAlive)), false);
     }
 
     private void finish(ChannelFuture last, boolean truncated) {

@@ -15,6 +15,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.BodyDeadline;
+import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.RequestBodyBuffer;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.push.PushEndpoint;
@@ -22,7 +23,8 @@ import org.nettyrack.core.push.PushEndpoint;
 /**
  * Last in the pipeline, one per connection: turns decoded HTTP objects into complete
  * requests and hands each to the worker pool. Flow: head → body collected (memory or temp
- * file, 413 past the limit, 408 when it arrives too slowly) → worker runs the app → {@link NettyResponseSink} writes →
+ * file, 413 past the limit, 408 when it arrives too slowly) → worker runs the app
+ * ({@link FailureResponse#serve}) → {@link NettyResponseSink} writes →
  * {@link #responseDone} back on this event loop → next pipelined request, or idle.
  *
  * <p>A connection has at most one request with the application at a time, so pipelined
@@ -163,7 +165,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         NettyResponseSink sink = new NettyResponseSink(ctx.channel(), request, server, this);
         inFlight = sink;
         server.activeRequests.incrementAndGet();
-        boolean accepted = server.workers.submit(() -> sink.run(server.handler));
+        boolean accepted = server.workers.submit(() -> FailureResponse.serve(server.handler, request, sink, server.errorLog));
         if (!accepted) {
             server.counters.rejected();
             sink.unavailable();
