@@ -2,9 +2,11 @@ package org.nettyrack.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.nettyrack.core.push.Upgrade;
 
 /**
- * A request as a transport would adapt it, with only the core's defaults behind it.
+ * A request as a transport would adapt it, with only the core's defaults behind it: header
+ * look-ups scan the fields as sent. Public for the core.push tests.
  */
 public final class FakeRequest implements RackRequest {
     private final String method;
@@ -84,5 +86,10 @@ public final class FakeRequest implements RackRequest {
     @Override
     public RequestBody body() {
         return RequestBody.EMPTY;
+    }
+
+    @Override
+    public Upgrade upgrade() {
+        return Upgrade.of(this);
     }
 }
