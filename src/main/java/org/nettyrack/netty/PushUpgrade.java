@@ -31,11 +31,12 @@ import org.nettyrack.core.push.Upgrade;
 
 /**
  * Switches an HTTP connection to push once the application has accepted the upgrade; runs on
- * the event loop. WebSocket: Netty's handshaker answers 101 (with the application's headers,
- * its chosen subprotocol and any permessage-deflate agreement) and swaps the HTTP codec for
- * the frame codec. SSE: a {@code text/event-stream} response head, chunked. Which headers and
+ * the event loop, called by {@link RackDispatcher} with what {@link NettyResponseSink#upgrade()}
+ * recorded. WebSocket: Netty's handshaker answers 101 (with the application's headers, its
+ * chosen subprotocol and any permessage-deflate agreement) and swaps the HTTP codec for the
+ * frame codec. SSE: a {@code text/event-stream} response head, chunked. Which headers and
  * status go out is the core's rule ({@link PushHead}). Either way the HTTP handlers leave the
- * pipeline and a {@link PushHandler} takes over:
+ * pipeline ({@link HttpPipeline#leaveHttp}) and a {@link PushHandler} takes over:
  * <pre>
  * WebSocket: frame encoder → frame decoder → [deflate] → UTF-8 validator → aggregator → idle → push
  * SSE:       HTTP decoder → HTTP encoder → idle → push
@@ -43,41 +44,40 @@ import org.nettyrack.core.push.Upgrade;
  * Reading stays paused until the handshake is on the wire; then {@code on_open} is queued.
  */
 final class PushUpgrade {
-    private static final String[] HTTP_HANDLERS = {"timeouts", "guard", "continue", "dispatcher"};
+    static final String PUSH = "push";
+
+    /** The application's answer to an upgrade request: status, headers, and the endpoint to drive. */
+    record Accepted(int status, ResponseHeaders headers, PushEndpoint endpoint) {
+    }
 
     private PushUpgrade() {
     }
 
     /** Starts the push conversation; false when the handshake could not be made (the caller answers 400). */
-    static boolean start(Channel channel, ServerState server, NettyRackRequest request, int status,
-                         ResponseHeaders headers, PushEndpoint endpoint) {
+    static boolean start(Channel channel, ServerState server, NettyRackRequest request, Accepted accepted) {
         ServerConfig config = server.config;
         Upgrade protocol = request.upgrade();
         PushFraming framing = protocol == Upgrade.WEBSOCKET ? PushFraming.WEBSOCKET : PushFraming.SSE;
         NettyPushConnection connection = new NettyPushConnection(channel, framing, config.maxPushQueue(),
             config.pushTimeoutMillis());
-        PushSession session = new PushSession(server.workers, endpoint, connection,
+        PushSession session = new PushSession(server.workers, accepted.endpoint(), connection,
             () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)), server.errorLog);
         PushHandler handler = new PushHandler(connection, session, server);
         connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
         channel.config().setAutoRead(false);
 
         ChannelFuture handshake = protocol == Upgrade.WEBSOCKET
-            ? websocket(channel, request, headers, config)
-            : sse(channel, request, status, headers);
+            ? websocket(channel, request, accepted.headers(), config)
+            : sse(channel, request, accepted.status(), accepted.headers());
         if (handshake == null) {
             return false;
         }
         server.counters.pushOpened(protocol);
         channel.closeFuture().addListener(f -> server.counters.pushClosed(protocol));
         ChannelPipeline p = channel.pipeline();
-        for (String name : HTTP_HANDLERS) {
-            if (p.get(name) != null) {
-                p.remove(name);
-            }
-        }
+        HttpPipeline.leaveHttp(p);
         p.addLast(PushHandler.IDLE, PushHandler.idleHandler(connection.idle()));
-        p.addLast("push", handler);
+        p.addLast(PUSH, handler);
         handshake.addListener(f -> {
             if (f.isSuccess()) {
                 session.opened();

@@ -13,7 +13,8 @@ package org.nettyrack.core.push;
  * {@link PushClose} codes, keeps its timeout in an {@link IdlePolicy} and asks it what to do
  * when its idle timers fire, and hands {@link #schedule} to the connection's
  * {@link PushSession}, to which it also reports what arrives. {@link PushHead} gives the
- * response head, {@link Upgrade#of} which requests qualify.
+ * response head, {@link Upgrade#of} which requests qualify, {@link UpgradeRefusal} what an
+ * upgrade that cannot start gets.
  */
 public interface PushConnection {
     Upgrade protocol();
