@@ -20,15 +20,16 @@ import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.push.Upgrade;
 
 /**
- * The one place Ruby is entered: a worker thread hands a request here, and this class builds
- * the env, calls the Rack application, and sends what it returned. An application failure is
- * logged to {@code rack.errors} here and answered by the core's {@link FailureResponse} (500,
- * exception text only in development); the body is closed and {@code rack.response_finished}
- * callbacks run here, whatever happened.
+ * The one place a request enters Ruby ({@link PushBridge} is the one for push): a transport's
+ * worker thread hands a request here, and this class builds the env, calls the Rack
+ * application, and sends what it returned. An application failure is logged to
+ * {@code rack.errors} here and answered by the core's {@link FailureResponse} (500, exception
+ * text only in development); the body is closed and {@code rack.response_finished} callbacks
+ * run here, whatever happened.
  *
  * <p>Flow: {@link RackInputs} → {@link EnvBuilder} → {@code app.call(env)} →
  * {@link ResponseHeadersReader} → {@link BodyWriter} → {@link ResponseSink}.
- * When the app accepts a {@code rack.upgrade}, {@link PushEndpoints} takes the handler
+ * When the app accepts a {@code rack.upgrade}, {@link PushBridge} takes the handler
  * instead of the body writer, and the sink switches the connection to push.
  */
 public final class RackBridge implements RackHandler {
@@ -37,7 +38,7 @@ public final class RackBridge implements RackHandler {
     private final Ruby runtime;
     private final IRubyObject app;
     private final AppErrors appErrors;
-    private final PushEndpoints pushEndpoints;
+    private final PushBridge pushBridge;
     private final boolean development;
     private final EnvKeys keys;
     private final EnvBuilder envBuilder;
@@ -56,7 +57,7 @@ public final class RackBridge implements RackHandler {
         this.runtime = app.getRuntime();
         this.app = app;
         this.appErrors = new AppErrors(runtime, errors);
-        this.pushEndpoints = new PushEndpoints(runtime, appErrors, pubsub);
+        this.pushBridge = new PushBridge(runtime, appErrors, pubsub);
         this.development = development;
         this.keys = new EnvKeys(runtime);
         this.envBuilder = new EnvBuilder(runtime, keys, errors, software);
@@ -90,7 +91,7 @@ public final class RackBridge implements RackHandler {
             if (handler != null) {
                 status = code;
                 head = ResponseHeadersReader.read(context, triple.entry(1));
-                sink.upgrade(status, head.headers, pushEndpoints.open(handler, env, request.upgrade()));
+                sink.upgrade(status, head.headers, pushBridge.open(handler, env, request.upgrade()));
                 return;
             }
             status = checkedStatus(triple.entry(0), code);
