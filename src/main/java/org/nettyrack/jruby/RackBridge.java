@@ -44,6 +44,7 @@ public final class RackBridge implements RackHandler {
     private final EnvBuilder envBuilder;
     private final RackInputs inputs;
     private final BodyWriter bodyWriter;
+    private final BodyShapes bodyShapes;
     private final RubyBacktraces backtraces;
     private final CachingCallSite callApp = new NormalCachingCallSite("call");
     private final CachingCallSite close = new NormalCachingCallSite("close");
@@ -63,6 +64,7 @@ public final class RackBridge implements RackHandler {
         this.envBuilder = new EnvBuilder(runtime, keys, errors, software);
         this.inputs = new RackInputs(runtime);
         this.bodyWriter = new BodyWriter(NettyrackLibrary.streams(runtime));
+        this.bodyShapes = new BodyShapes(runtime);
         this.backtraces = new RubyBacktraces(runtime);
     }
 
@@ -85,7 +87,8 @@ public final class RackBridge implements RackHandler {
             env = envBuilder.build(context, request, input);
             IRubyObject result = callApp.call(context, app, app, env);
             RubyArray<?> triple = toTriple(result);
-            body = new ResponseBody(triple.entry(2), close);
+            IRubyObject bodyValue = triple.entry(2);
+            body = new ResponseBody(bodyValue, bodyShapes.of(bodyValue), close);
             int code = statusCode(triple.entry(0));
             IRubyObject handler = upgradeHandler(request, env, code);
             if (handler != null) {
