@@ -6,7 +6,7 @@ import org.nettyrack.core.push.Upgrade;
 
 /**
  * A complete request as the application sees it: the head as sent, the connection's
- * addresses, and a body already read in full (see
+ * addresses, where the application is mounted, and a body already read in full (see
  * {@link RequestBody}). Transports adapt their own request type to this (the Netty door its
  * decoded head, a servlet door its {@code HttpServletRequest}); nothing here knows about
  * sockets, codecs or containers.
@@ -16,6 +16,16 @@ public interface RackRequest {
 
     /** The request-target as sent: origin form ({@code /path?query}) or absolute form. */
     String target();
+
+    /**
+     * Where the application is mounted: {@code SCRIPT_NAME}. Empty at the root (the Netty door,
+     * always); otherwise it starts with "/", does not end with one, and the target's path
+     * starts with it, followed by the end of the path or a "/" (a servlet door passes the
+     * context path). {@code PATH_INFO} is the rest of the path.
+     */
+    default String scriptName() {
+        return "";
+    }
 
     /** {@code HTTP/1.1}, {@code HTTP/1.0}, ... */
     String protocol();

@@ -8,6 +8,11 @@ import org.junit.jupiter.api.Test;
 /** What the seam gives a transport that implements only the required methods. */
 class RackRequestTest {
     @Test
+    void theApplicationIsMountedAtTheRootUnlessTheTransportSaysOtherwise() {
+        assertEquals("", new FakeRequest("GET", "/", "HTTP/1.1").scriptName());
+    }
+
+    @Test
     void everyValueOfAHeaderInArrivalOrderWhateverTheNamesCase() {
         RackRequest request = new FakeRequest("GET", "/", "HTTP/1.1")
             .header("Connection", "keep-alive").header("Accept", "*/*").header("connection", "Upgrade");
