@@ -1,15 +1,31 @@
 package org.nettyrack.core;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.nettyrack.core.push.Upgrade;
+
 /**
  * A complete request as the application sees it: the head as sent, the connection's
- * addresses, and a body already read in full (see {@link RequestBody}). Transports adapt
- * their own request type to this; nothing here knows about sockets or codecs.
+ * addresses, where the application is mounted, and a body already read in full (see
+ * {@link RequestBody}). Transports adapt their own request type to this (the Netty door its
+ * decoded head, a servlet door its {@code HttpServletRequest}); nothing here knows about
+ * sockets, codecs or containers.
  */
 public interface RackRequest {
     String method();
 
     /** The request-target as sent: origin form ({@code /path?query}) or absolute form. */
     String target();
+
+    /**
+     * Where the application is mounted: {@code SCRIPT_NAME}. Empty at the root (the Netty door,
+     * always); otherwise it starts with "/", does not end with one, and the target's path
+     * starts with it, followed by the end of the path or a "/" (a servlet door passes the
+     * context path). {@code PATH_INFO} is the rest of the path.
+     */
+    default String scriptName() {
+        return "";
+    }
 
     /** {@code HTTP/1.1}, {@code HTTP/1.0}, ... */
     String protocol();
@@ -23,6 +39,20 @@ public interface RackRequest {
     /** The first value of a header (case-insensitive name), or null. */
     String header(String name);
 
+    /**
+     * Every value of a header (case-insensitive name) in arrival order; empty when absent.
+     * Transports with an index of their own should override this scan.
+     */
+    default List<String> headers(String name) {
+        List<String> values = new ArrayList<>(1);
+        forEachHeader((n, v) -> {
+            if (name.contentEquals(n) || name.equalsIgnoreCase(n.toString())) {
+                values.add(v.toString());
+            }
+        });
+        return values;
+    }
+
     String remoteAddress();
 
     int remotePort();
@@ -34,8 +64,11 @@ public interface RackRequest {
 
     RequestBody body();
 
-    /** What the request may be upgraded to ({@code env['rack.upgrade?']}). */
-    default org.nettyrack.core.push.Upgrade upgrade() {
-        return org.nettyrack.core.push.Upgrade.NONE;
+    /**
+     * What the request may be upgraded to ({@code env['rack.upgrade?']}): {@link Upgrade#of}
+     * of this request, which transports compute once and keep.
+     */
+    default Upgrade upgrade() {
+        return Upgrade.NONE;
     }
 }

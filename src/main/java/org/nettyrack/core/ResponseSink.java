@@ -13,6 +13,7 @@ import java.nio.file.Path;
  * the first body byte, a file, or {@link #end}. Until then nothing is {@link #committed} and a
  * failure may still replace the response with {@link #respond} (an error page). Once
  * committed, a failure can only {@link #abort} the connection: the status line is gone.
+ * {@link FailureResponse} is the one place that makes that choice.
  */
 public interface ResponseSink {
     /** A whole response whose body is known: the common, fastest case. */
@@ -55,4 +56,11 @@ public interface ResponseSink {
      * that it can no longer be replaced by an error response.
      */
     boolean committed();
+
+    /**
+     * Whether the response is complete: {@link #respond}, {@link #end}, {@link #abort} or
+     * {@link #upgrade} was called. A handler returns with its response finished
+     * ({@link FailureResponse#serve} sees to it).
+     */
+    boolean finished();
 }

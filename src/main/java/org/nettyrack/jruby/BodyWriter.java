@@ -29,6 +29,7 @@ import org.nettyrack.core.ResponseSink;
  * <li>{@code call} (a streaming body, or a Rack 2 {@code rack.hijack} response header):
  * called with a {@link ResponseStream}; the response ends when it returns.</li>
  * </ol>
+ * What the body can do is decided once for its class ({@link BodyShapes}), not asked per request.
  * The body is closed after it was iterated and before the response ends, so nothing of the
  * response has left while the body can still fail: the sink holds a streamed response's head
  * until the first body bytes. A HEAD request's body is not iterated at all (its answer has no
@@ -55,14 +56,15 @@ final class BodyWriter {
             writeHead(context, status, headers, response, sink);
         } else if (head.hijack != null) {
             stream(context, status, headers, head.hijack, response, sink);
-        } else if (status == 200 && body.respondsTo("to_path") && sendFile(context, headers, response, sink)) {
+        } else if (status == 200 && response.can(BodyShapes.TO_PATH, "to_path")
+            && sendFile(context, headers, response, sink)) {
             return;
-        } else if (body.respondsTo("to_ary")
+        } else if (response.can(BodyShapes.TO_ARY, "to_ary")
             && writeArray(context, status, headers, toAry.call(context, body, body), response, sink)) {
             return;
-        } else if (body.respondsTo("each")) {
+        } else if (response.can(BodyShapes.EACH, "each")) {
             writeEach(context, status, headers, response, sink);
-        } else if (body.respondsTo("call")) {
+        } else if (response.can(BodyShapes.CALL, "call")) {
             stream(context, status, headers, body, response, sink);
         } else {
             throw new InvalidResponse("body responds to neither each, to_ary nor call ("

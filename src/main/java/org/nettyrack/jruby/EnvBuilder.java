@@ -17,9 +17,11 @@ import org.nettyrack.core.push.Upgrade;
  * Builds the Rack env of a request: the constant entries (frozen keys and values made once),
  * plus the request's own. Rack SPEC wording, for the entries set here:
  * <ul>
- * <li>REQUEST_METHOD, SCRIPT_NAME ("" at the root), PATH_INFO ("the remainder of the request
- * URL's path", raw), QUERY_STRING ("the portion of the request URL that follows the ?, if
- * any. May be empty, but is always required!"), SERVER_PROTOCOL;</li>
+ * <li>REQUEST_METHOD, SCRIPT_NAME ("The initial portion of the request URL's path that
+ * corresponds to the application object ... This may be an empty string, if the application
+ * corresponds to the root of the server": {@link RackRequest#scriptName}), PATH_INFO ("the
+ * remainder of the request URL's path", raw), QUERY_STRING ("the portion of the request URL
+ * that follows the ?, if any. May be empty, but is always required!"), SERVER_PROTOCOL;</li>
  * <li>SERVER_NAME and SERVER_PORT, from the Host header when present, else the local address;</li>
  * <li>HTTP_ variables for the client-supplied headers, CONTENT_TYPE and CONTENT_LENGTH
  * without the prefix; repeated headers joined with ", " (cookies with "; ");</li>
@@ -86,7 +88,7 @@ final class EnvBuilder {
         if ("https".equals(request.scheme())) {
             env.op_aset(context, keys.rackUrlScheme, httpsScheme);
         }
-        setTarget(context, env, request.target());
+        setTarget(context, env, request.target(), request.scriptName());
         env.op_aset(context, keys.remoteAddr, RubyStrings.binary(runtime, request.remoteAddress()));
 
         Headers headers = new Headers(context, env);
@@ -109,7 +111,7 @@ final class EnvBuilder {
         return env;
     }
 
-    private void setTarget(ThreadContext context, RubyHash env, String target) {
+    private void setTarget(ThreadContext context, RubyHash env, String target, String scriptName) {
         String path = target;
         if (path.regionMatches(true, 0, "http", 0, 4)) {
             int scheme = path.indexOf("://");
@@ -125,8 +127,25 @@ final class EnvBuilder {
             env.op_aset(context, keys.queryString, RubyStrings.binary(runtime, path, query + 1, path.length()));
             path = path.substring(0, query);
         }
-        env.op_aset(context, keys.pathInfo, RubyStrings.binary(runtime, path));
+        String pathInfo = scriptName.isEmpty() ? path : pathInfo(path, scriptName);
+        if (pathInfo != path) { // mounted below the root: SCRIPT_NAME is the path's own prefix
+            env.op_aset(context, keys.scriptName, RubyStrings.binary(runtime, path.substring(0, path.length() - pathInfo.length())));
+        }
+        env.op_aset(context, keys.pathInfo, RubyStrings.binary(runtime, pathInfo));
         env.op_aset(context, keys.requestUri, RubyStrings.binary(runtime, target));
+    }
+
+    /**
+     * The path after the mount point ({@link RackRequest#scriptName}, a trailing "/" ignored):
+     * "" for the mount point itself, "/rest" below it; the path itself (SCRIPT_NAME stays "")
+     * when it is not under the mount point, which a transport must not let happen.
+     */
+    static String pathInfo(String path, String scriptName) {
+        int end = scriptName.endsWith("/") ? scriptName.length() - 1 : scriptName.length();
+        if (end == 0 || !path.regionMatches(0, scriptName, 0, end)) {
+            return path;
+        }
+        return path.length() == end ? "" : path.charAt(end) == '/' ? path.substring(end) : path;
     }
 
     private void setServer(ThreadContext context, RubyHash env, RackRequest request, String host) {

@@ -1,6 +1,5 @@
 package org.nettyrack.jruby;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.jruby.Ruby;
@@ -13,23 +12,24 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.runtime.callsite.CachingCallSite;
 import org.jruby.runtime.callsite.NormalCachingCallSite;
+import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.RackRequest;
-import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
 import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.push.Upgrade;
 
 /**
- * The one place Ruby is entered: a worker thread hands a request here, and this class builds
- * the env, calls the Rack application, and sends what it returned. It is also the one place
- * an application failure becomes a 500 (exception text only in development), is logged to
- * {@code rack.errors}, and where the body is closed and {@code rack.response_finished}
- * callbacks run, whatever happened.
+ * The one place a request enters Ruby ({@link PushBridge} is the one for push): a transport's
+ * worker thread hands a request here, and this class builds the env, calls the Rack
+ * application, and sends what it returned. An application failure is logged to
+ * {@code rack.errors} here and answered by the core's {@link FailureResponse} (500, exception
+ * text only in development); the body is closed and {@code rack.response_finished} callbacks
+ * run here, whatever happened.
  *
  * <p>Flow: {@link RackInputs} → {@link EnvBuilder} → {@code app.call(env)} →
  * {@link ResponseHeadersReader} → {@link BodyWriter} → {@link ResponseSink}.
- * When the app accepts a {@code rack.upgrade}, {@link PushEndpoints} takes the handler
+ * When the app accepts a {@code rack.upgrade}, {@link PushBridge} takes the handler
  * instead of the body writer, and the sink switches the connection to push.
  */
 public final class RackBridge implements RackHandler {
@@ -38,12 +38,13 @@ public final class RackBridge implements RackHandler {
     private final Ruby runtime;
     private final IRubyObject app;
     private final AppErrors appErrors;
-    private final PushEndpoints pushEndpoints;
+    private final PushBridge pushBridge;
     private final boolean development;
     private final EnvKeys keys;
     private final EnvBuilder envBuilder;
     private final RackInputs inputs;
     private final BodyWriter bodyWriter;
+    private final BodyShapes bodyShapes;
     private final RubyBacktraces backtraces;
     private final CachingCallSite callApp = new NormalCachingCallSite("call");
     private final CachingCallSite close = new NormalCachingCallSite("close");
@@ -57,12 +58,13 @@ public final class RackBridge implements RackHandler {
         this.runtime = app.getRuntime();
         this.app = app;
         this.appErrors = new AppErrors(runtime, errors);
-        this.pushEndpoints = new PushEndpoints(runtime, appErrors, pubsub);
+        this.pushBridge = new PushBridge(runtime, appErrors, pubsub);
         this.development = development;
         this.keys = new EnvKeys(runtime);
         this.envBuilder = new EnvBuilder(runtime, keys, errors, software);
         this.inputs = new RackInputs(runtime);
         this.bodyWriter = new BodyWriter(NettyrackLibrary.streams(runtime));
+        this.bodyShapes = new BodyShapes(runtime);
         this.backtraces = new RubyBacktraces(runtime);
     }
 
@@ -85,13 +87,14 @@ public final class RackBridge implements RackHandler {
             env = envBuilder.build(context, request, input);
             IRubyObject result = callApp.call(context, app, app, env);
             RubyArray<?> triple = toTriple(result);
-            body = new ResponseBody(triple.entry(2), close);
+            IRubyObject bodyValue = triple.entry(2);
+            body = new ResponseBody(bodyValue, bodyShapes.of(bodyValue), close);
             int code = statusCode(triple.entry(0));
             IRubyObject handler = upgradeHandler(request, env, code);
             if (handler != null) {
                 status = code;
                 head = ResponseHeadersReader.read(context, triple.entry(1));
-                sink.upgrade(status, head.headers, pushEndpoints.open(handler, env, request.upgrade()));
+                sink.upgrade(status, head.headers, pushBridge.open(handler, env, request.upgrade()));
                 return;
             }
             status = checkedStatus(triple.entry(0), code);
@@ -168,23 +171,11 @@ public final class RackBridge implements RackHandler {
         return code < 0 || code > 999 ? -1 : (int) code;
     }
 
-    /**
-     * Logs the failure to rack.errors and answers 500; once part of the response has left, cuts
-     * the connection instead (a chunked response never gets its last chunk, so the client can
-     * tell it is incomplete).
-     */
+    /** Logs the failure to rack.errors; {@link FailureResponse} answers it. */
     private void fail(ThreadContext context, RackRequest request, ResponseSink sink, RuntimeException e) {
         String report = AppErrors.describe(context, e);
         appErrors.log(context, "Error handling " + request.method() + " " + request.target() + ": " + report);
-        if (sink.committed()) {
-            sink.abort();
-            return;
-        }
-        ResponseHeaders headers = new ResponseHeaders();
-        headers.add("content-type", "text/plain; charset=utf-8");
-        String text = development ? "Internal Server Error\n\n" + report : "Internal Server Error\n";
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-        sink.respond(500, headers, bytes, 0, bytes.length);
+        FailureResponse.send(sink, development ? report : null);
     }
 
     /** Closes a body the writer did not get to close (something failed first); reports a failing close. */

@@ -11,11 +11,9 @@ import org.jruby.RubyObject;
 import org.jruby.RubyString;
 import org.jruby.anno.JRubyClass;
 import org.jruby.anno.JRubyMethod;
-import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
-import org.jruby.util.ByteList;
 import org.jruby.util.StringSupport;
 import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.push.PushClient;
@@ -23,7 +21,8 @@ import org.nettyrack.core.push.PushClient;
 /**
  * {@code Nettyrack::Client}: the {@code client} every push callback receives (iodine's and
  * Agoo's contract). Safe to keep and use from any thread: {@code write} queues and returns at
- * once. Before {@code on_open} and after {@code on_close} it acts closed.
+ * once. Before {@code on_open} and after {@code on_close} it acts closed. It calls no Ruby
+ * itself: a subscription's block is run by its connection's {@link PushBridge} endpoint.
  *
  * <pre>
  * client.write(data)             # true, or false once closed (or over the queue limit)
@@ -38,7 +37,7 @@ public final class RubyClient extends RubyObject {
 
     private final transient IRubyObject env;
     private final transient IRubyObject protocol;
-    private final transient AppErrors errors;
+    private final transient PushBridge.Endpoint endpoint;
     private transient volatile PushClient client;
     private transient volatile boolean closed;
 
@@ -46,11 +45,11 @@ public final class RubyClient extends RubyObject {
         this(runtime, type, runtime.getNil(), runtime.getNil(), null);
     }
 
-    RubyClient(Ruby runtime, RubyClass type, IRubyObject env, IRubyObject protocol, AppErrors errors) {
+    RubyClient(Ruby runtime, RubyClass type, IRubyObject env, IRubyObject protocol, PushBridge.Endpoint endpoint) {
         super(runtime, type);
         this.env = env;
         this.protocol = protocol;
-        this.errors = errors;
+        this.endpoint = endpoint;
     }
 
     void bind(PushClient pushClient) {
@@ -173,22 +172,9 @@ public final class RubyClient extends RubyObject {
         if (c == null) {
             return context.fals;
         }
-        PubSub.Subscriber handler = null;
-        if (block.isGiven()) {
-            IRubyObject proc = context.runtime.newProc(Block.Type.PROC, block);
-            Ruby runtime = context.runtime;
-            handler = message -> {
-                ThreadContext current = runtime.getCurrentContext();
-                try {
-                    proc.callMethod(current, "call", new IRubyObject[] {
-                        RubyString.newString(runtime, message.channel()),
-                        RubyString.newString(runtime, new ByteList(message.data(),
-                            message.text() ? UTF8Encoding.INSTANCE : org.jcodings.specific.ASCIIEncoding.INSTANCE, false))});
-                } catch (RaiseException e) {
-                    errors.report(current, "Error in the subscribe block of " + message.channel(), e);
-                }
-            };
-        }
+        PubSub.Subscriber handler = block.isGiven()
+            ? endpoint.subscriber(context.runtime.newProc(Block.Type.PROC, block))
+            : null;
         c.subscribe(channel.asString().toString(), handler);
         return context.tru;
     }

@@ -18,8 +18,21 @@ import org.nettyrack.core.ServerConfig;
  * Netty's codec parses and frames; {@link RequestGuard} refuses what must not reach the
  * application; Netty's expect-continue handler answers {@code Expect: 100-continue};
  * {@link RackDispatcher} collects bodies and runs the application on the worker pool.
+ * The handler names are spelled here only; a connection that switches to push keeps the codec
+ * and drops the rest ({@link #leaveHttp}).
  */
 final class HttpPipeline extends ChannelInitializer<SocketChannel> {
+    static final String TIMEOUTS = "timeouts";
+    static final String PROXY_DECODER = "proxy-decoder";
+    static final String PROXY = "proxy";
+    static final String DECODER = "decoder";
+    static final String ENCODER = "encoder";
+    static final String GUARD = "guard";
+    static final String CONTINUE = "continue";
+    static final String DISPATCHER = "dispatcher";
+    /** What only an HTTP conversation needs: removed when the connection switches to push. */
+    private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, CONTINUE, DISPATCHER};
+
     private final ServerState server;
     private final HttpDecoderConfig decoderConfig;
 
@@ -43,15 +56,28 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
 
     void configure(ChannelPipeline p) {
         ServerConfig config = server.config;
-        p.addLast("timeouts", new RequestTimeouts(config.headerTimeoutMillis(), config.keepAliveTimeoutMillis()));
+        p.addLast(TIMEOUTS, new RequestTimeouts(config.headerTimeoutMillis(), config.keepAliveTimeoutMillis()));
         if (config.proxyProtocol()) {
-            p.addLast("proxy-decoder", new HAProxyMessageDecoder());
-            p.addLast("proxy", new ProxyProtocolHandler(server.errorLog));
+            p.addLast(PROXY_DECODER, new HAProxyMessageDecoder());
+            p.addLast(PROXY, new ProxyProtocolHandler(server.errorLog));
         }
-        p.addLast("decoder", new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
-        p.addLast("encoder", new HttpResponseEncoder());
-        p.addLast("guard", new RequestGuard(config.maxHeaders()));
-        p.addLast("continue", new ExpectContinue(config.maxBodySize()));
-        p.addLast("dispatcher", new RackDispatcher(server));
+        p.addLast(DECODER, new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
+        p.addLast(ENCODER, new HttpResponseEncoder());
+        p.addLast(GUARD, new RequestGuard(config.maxHeaders()));
+        p.addLast(CONTINUE, new ExpectContinue(config.maxBodySize()));
+        p.addLast(DISPATCHER, new RackDispatcher(server));
+    }
+
+    /**
+     * Removes the handlers only HTTP needs (timeouts, guard, expect-continue, dispatcher),
+     * leaving the codec for the push conversation: an SSE stream keeps it, a WebSocket
+     * handshake replaces it.
+     */
+    static void leaveHttp(ChannelPipeline p) {
+        for (String name : HTTP_ONLY) {
+            if (p.get(name) != null) {
+                p.remove(name);
+            }
+        }
     }
 }

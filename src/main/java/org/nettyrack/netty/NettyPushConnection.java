@@ -5,54 +5,48 @@ import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
+import org.nettyrack.core.push.IdlePolicy;
+import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushConnection;
 import org.nettyrack.core.push.PushSession;
+import org.nettyrack.core.push.SendBacklog;
 import org.nettyrack.core.push.Upgrade;
 
 /**
  * One upgraded connection as the application's client sees it, usable from any thread.
- * Writes go to the channel at once (Netty queues them in its outbound buffer); this class
- * counts the bytes not yet on the socket, refuses a write that would pass the queue limit and
- * closes the connection (1008), and reports {@code on_drained} when a queue that had backed up
- * behind a slow reader is empty again. A lock orders writes against the close, so no message
- * can follow a WebSocket close frame.
+ * Writes go to the channel at once (Netty queues them in its outbound buffer), counted by the
+ * core's {@link SendBacklog}: a write that would pass the queue limit is refused and the
+ * connection closed (1008), and {@code on_drained} is reported when a queue that had backed up
+ * behind a slow reader (the channel not writable) is empty again. A lock orders writes against
+ * the close, so no message can follow a WebSocket close frame. The timeout and close wait are
+ * the core's {@link IdlePolicy}; {@link PushHandler} acts on its timers.
  *
  * <p>The framing is {@link PushFraming}'s: WebSocket frames or Server-Sent Events.
  */
 final class NettyPushConnection implements PushConnection {
-    /** WebSocket status codes used by the server. */
-    static final int NORMAL = 1000;
-    static final int GOING_AWAY = 1001;
-    static final int PROTOCOL_ERROR = 1002;
-    static final int INVALID_DATA = 1007;
-    static final int POLICY = 1008;
-    static final int TOO_BIG = 1009;
-    static final int INTERNAL_ERROR = 1011;
-
     private final Channel channel;
     private final PushFraming framing;
-    private final long maxQueue;
-    private final AtomicLong queuedBytes = new AtomicLong();
-    private final AtomicInteger pendingWrites = new AtomicInteger();
-    private final AtomicBoolean backedUp = new AtomicBoolean();
+    private final SendBacklog backlog;
+    private final IdlePolicy idle;
     private final AtomicBoolean ended = new AtomicBoolean();
     private volatile boolean open = true;
-    private volatile long timeoutMillis;
     private volatile PushSession session;
     private Runnable timeoutChanged = () -> { };
 
     NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis) {
         this.channel = channel;
         this.framing = framing;
-        this.maxQueue = maxQueue;
-        this.timeoutMillis = timeoutMillis;
+        this.backlog = new SendBacklog(maxQueue);
+        this.idle = new IdlePolicy(framing.protocol(), timeoutMillis);
     }
 
     void attach(PushSession session, Runnable timeoutChanged) {
         this.session = session;
         this.timeoutChanged = timeoutChanged;
+    }
+
+    IdlePolicy idle() {
+        return idle;
     }
 
     @Override
@@ -67,15 +61,9 @@ final class NettyPushConnection implements PushConnection {
             if (!open) {
                 return false;
             }
-            long queued = queuedBytes.addAndGet(length);
-            if (queued > maxQueue && queued != length) {
-                queuedBytes.addAndGet(-length);
-                closeWith(POLICY, "send queue over " + maxQueue + " bytes: the client is not reading");
+            if (!backlog.admit(length, !channel.isWritable())) {
+                closeWith(backlog.refusal());
                 return false;
-            }
-            pendingWrites.incrementAndGet();
-            if (!channel.isWritable()) {
-                backedUp.set(true);
             }
             channel.writeAndFlush(framing.message(data, text)).addListener(f -> written(length));
         }
@@ -83,8 +71,7 @@ final class NettyPushConnection implements PushConnection {
     }
 
     private void written(int length) {
-        pendingWrites.decrementAndGet();
-        if (queuedBytes.addAndGet(-length) == 0 && backedUp.compareAndSet(true, false) && open) {
+        if (backlog.written(length) && open) {
             session.drained();
         }
     }
@@ -100,24 +87,24 @@ final class NettyPushConnection implements PushConnection {
 
     @Override
     public void close() {
-        closeWith(NORMAL, "");
+        closeWith(PushClose.DONE);
     }
 
     /**
      * Sends the close (after anything queued) and stops taking writes. A WebSocket waits for
-     * the client's close frame, up to {@link #closeWaitMillis}; an SSE stream just ends.
+     * the client's close frame, up to {@link IdlePolicy#closeWaitMillis}; an SSE stream just ends.
      */
-    void closeWith(int code, String reason) {
-        end(() -> framing.close(channel, code, reason));
+    void closeWith(PushClose close) {
+        end(() -> framing.close(channel, close.code(), close.reason()));
     }
 
     /**
      * Ends a connection the peer broke, or the server could not serve: the close frame, then
      * {@link PushFraming#fail}'s end of our half; what the peer still sends is dropped until it
-     * closes, at most for {@link #closeWaitMillis}.
+     * closes, at most for {@link IdlePolicy#closeWaitMillis}.
      */
-    void fail(int code, String reason) {
-        end(() -> framing.fail(channel, code, reason));
+    void fail(PushClose close) {
+        end(() -> framing.fail(channel, close.code(), close.reason()));
     }
 
     private void end(Runnable lastWrite) {
@@ -133,7 +120,7 @@ final class NettyPushConnection implements PushConnection {
             // its own task already (under this lock), so the close goes out after all of them.
             channel.eventLoop().execute(lastWrite);
         }
-        channel.eventLoop().schedule(() -> channel.close(), closeWaitMillis(), TimeUnit.MILLISECONDS);
+        channel.eventLoop().schedule(() -> channel.close(), idle.closeWaitMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The peer's close frame arrived: answer it (unless we began) and close the channel. */
@@ -163,24 +150,21 @@ final class NettyPushConnection implements PushConnection {
 
     @Override
     public int pending() {
-        return open ? pendingWrites.get() : -1;
+        return open ? backlog.writes() : -1;
     }
 
     long queuedBytes() {
-        return queuedBytes.get();
+        return backlog.bytes();
     }
 
     @Override
     public long timeoutMillis() {
-        return timeoutMillis;
+        return idle.timeoutMillis();
     }
 
     @Override
     public void timeoutMillis(long millis) {
-        if (millis < 100) {
-            throw new IllegalArgumentException("timeout must be at least 0.1 s, got " + millis + " ms");
-        }
-        timeoutMillis = millis;
+        idle.timeoutMillis(millis);
         channel.eventLoop().execute(timeoutChanged);
     }
 
@@ -197,6 +181,6 @@ final class NettyPushConnection implements PushConnection {
 
     /** How long a closing WebSocket waits for the client's close frame before dropping it. */
     long closeWaitMillis() {
-        return Math.min(5_000, timeoutMillis);
+        return idle.closeWaitMillis();
     }
 }

@@ -6,13 +6,18 @@ import io.netty.handler.codec.http.HttpUtil;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.RequestBody;
 import org.nettyrack.core.push.Upgrade;
 
-/** A decoded Netty request head plus its fully read body, seen through the core's eyes. */
+/**
+ * A decoded Netty request head plus its fully read body, seen through the core's eyes. The
+ * application is mounted at the root ({@code SCRIPT_NAME} ""); what the request may be
+ * upgraded to is decided once, here, by the core's rule ({@link Upgrade#of}).
+ */
 final class NettyRackRequest implements RackRequest {
     private final HttpRequest head;
     private final RequestBody body;
@@ -32,7 +37,7 @@ final class NettyRackRequest implements RackRequest {
         this.body = body;
         this.remote = remote instanceof InetSocketAddress ? (InetSocketAddress) remote : null;
         this.local = local instanceof InetSocketAddress ? (InetSocketAddress) local : null;
-        this.upgrade = PushUpgrade.detect(head);
+        this.upgrade = Upgrade.of(this);
     }
 
     HttpRequest head() {
@@ -79,6 +84,11 @@ final class NettyRackRequest implements RackRequest {
     @Override
     public String header(String name) {
         return head.headers().get(name);
+    }
+
+    @Override
+    public List<String> headers(String name) {
+        return head.headers().getAll(name);
     }
 
     @Override

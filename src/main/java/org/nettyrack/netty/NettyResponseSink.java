@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -22,7 +23,6 @@ import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
 import org.nettyrack.core.push.PushEndpoint;
@@ -35,10 +35,13 @@ import org.nettyrack.core.push.Upgrade;
  * A streamed response's head waits for its first body bytes (or its end), so an application
  * that fails before producing any still gets a proper error response instead of a cut one.
  * Streaming writes wait while the channel is not writable, so a client that does not read
- * cannot make the server buffer without bound. When the last write completes (or fails) the
- * dispatcher hears of it on the event loop. Keep-alive is decided here too, since only this
- * class knows when a body is self-delimiting (Netty's keep-alive handler cannot tell HEAD
+ * cannot make the server buffer without bound. Keep-alive is decided here too, since only
+ * this class knows when a body is self-delimiting (Netty's keep-alive handler cannot tell HEAD
  * or 304 from a close-delimited body).
+ *
+ * <p>The sink knows nothing of who made it: {@link #done()} completes on the event loop once
+ * the last write completed (or failed), or once the application accepted an upgrade, which
+ * {@link #upgrade()} then holds for the dispatcher to hand on to {@link PushUpgrade}.
  */
 final class NettyResponseSink implements ResponseSink {
     private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
@@ -46,9 +49,10 @@ final class NettyResponseSink implements ResponseSink {
     private final Channel channel;
     private final NettyRackRequest request;
     private final ServerState server;
-    private final RackDispatcher dispatcher;
+    private final ChannelPromise done;
     private final Object writable = new Object();
     private volatile boolean committed;
+    private volatile PushUpgrade.Accepted upgrade;
     private boolean finished;
     private HttpResponse pendingHead;
     private boolean bodyAllowed;
@@ -57,41 +61,34 @@ final class NettyResponseSink implements ResponseSink {
     private long bytesSent;
     private int status;
 
-    NettyResponseSink(Channel channel, NettyRackRequest request, ServerState server, RackDispatcher dispatcher) {
+    NettyResponseSink(Channel channel, NettyRackRequest request, ServerState server) {
         this.channel = channel;
         this.request = request;
         this.server = server;
-        this.dispatcher = dispatcher;
-    }
-
-    /** Runs the application on the calling worker thread; guarantees the response ends. */
-    void run(RackHandler handler) {
-        try {
-            handler.handle(request, this);
-        } catch (RuntimeException | Error e) {
-            // The handler turns application errors into 500s itself; this is a last resort.
-            server.errorLog.report("internal error serving " + request.method() + " " + request.target(), e);
-            if (committed) {
-                abort();
-            }
-        } finally {
-            if (!finished) {
-                if (committed || pendingHead != null) {
-                    end();
-                } else {
-                    respondError(HttpResponseStatus.INTERNAL_SERVER_ERROR);
-                }
-            }
-        }
+        this.done = channel.newPromise();
     }
 
     /** The worker queue was full: 503 without running the application. */
     void unavailable() {
-        respondError(HttpResponseStatus.SERVICE_UNAVAILABLE);
+        committed = true;
+        finished = true;
+        status = HttpResponseStatus.SERVICE_UNAVAILABLE.code();
+        keepAlive = request.keepAlive() && !server.draining;
+        finish(channel.writeAndFlush(ErrorResponses.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, !keepAlive, request.isHead())), false);
     }
 
     NettyRackRequest request() {
         return request;
+    }
+
+    /** Completes, on the event loop, when the response has been written or the connection switched to push. */
+    ChannelFuture done() {
+        return done;
+    }
+
+    /** The upgrade the application accepted instead of answering, or null. */
+    PushUpgrade.Accepted upgrade() {
+        return upgrade;
     }
 
     int status() {
@@ -105,6 +102,11 @@ final class NettyResponseSink implements ResponseSink {
     @Override
     public boolean committed() {
         return committed;
+    }
+
+    @Override
+    public boolean finished() {
+        return finished;
     }
 
     @Override
@@ -200,8 +202,8 @@ final class NettyResponseSink implements ResponseSink {
     }
 
     /**
-     * Hands the connection over to push on the event loop ({@link PushUpgrade}); a request
-     * that announced no upgrade, or a server already draining, gets a plain error instead.
+     * Records the accepted upgrade and completes {@link #done()} on the event loop, where the
+     * dispatcher hands the connection to {@link PushUpgrade} (or refuses it).
      */
     @Override
     public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) {
@@ -215,7 +217,8 @@ final class NettyResponseSink implements ResponseSink {
         finished = true;
         pendingHead = null;
         this.status = request.upgrade() == Upgrade.WEBSOCKET ? 101 : status;
-        channel.eventLoop().execute(() -> dispatcher.upgraded(this, status, headers, endpoint));
+        upgrade = new PushUpgrade.Accepted(status, headers, endpoint);
+        channel.eventLoop().execute(() -> done.trySuccess());
     }
 
     void wakeWriter() {
@@ -260,18 +263,6 @@ final class NettyResponseSink implements ResponseSink {
         }
     }
 
-    private void respondError(HttpResponseStatus error) {
-        if (committed) {
-            return;
-        }
-        committed = true;
-        finished = true;
-        pendingHead = null;
-        status = error.code();
-        keepAlive = request.keepAlive() && !server.draining;
-        finish(channel.writeAndFlush(ErrorResponses.plain(error, !keepAlive, request.isHead())), false);
-    }
-
     private void finish(ChannelFuture last, boolean truncated) {
         if (channel.eventLoop().isShuttingDown()) {
             return; // a request that outlived the shutdown timeout: nobody is left to tell
@@ -279,7 +270,7 @@ final class NettyResponseSink implements ResponseSink {
         if (truncated || !keepAlive) {
             last.addListener(ChannelFutureListener.CLOSE);
         }
-        last.addListener(f -> dispatcher.responseDone(this));
+        last.addListener(f -> done.trySuccess());
     }
 
     private void awaitWritable() throws IOException {

@@ -8,10 +8,12 @@ import io.netty.handler.codec.compression.DecompressionException;
 import io.netty.handler.codec.http.websocketx.CorruptedWebSocketFrameException;
 import java.io.IOException;
 import java.util.zip.DataFormatException;
+import org.nettyrack.core.push.PushClose;
 
 /**
  * How an upgraded connection ends when a handler in its pipeline throws: the one place that
- * turns those exceptions into close codes; {@link PushHandler} acts on the answer.
+ * turns Netty's exceptions into close codes (the codes and the closings both doors share are
+ * the core's {@link PushClose}); {@link PushHandler} acts on the answer.
  * <pre>
  * thrown by            exception                                     ending
  * frame decoder        CorruptedWebSocketFrameException (it drops    FAIL with its code: 1002, or 1009
@@ -27,7 +29,7 @@ import java.util.zip.DataFormatException;
  * 1007 for compressed data that does not inflate: RFC 7692 only says to fail the connection;
  * the data is not what the message claims to be (RFC 6455 7.4.1), and Node's {@code ws} says 1007 too.
  */
-record PushFailure(Ending ending, int code, String reason) {
+record PushFailure(Ending ending, PushClose close) {
     /** What is left to do with the connection. */
     enum Ending {
         /** A close frame, then the closing handshake: what the client sends next can still be read. */
@@ -38,21 +40,20 @@ record PushFailure(Ending ending, int code, String reason) {
         GONE
     }
 
-    static final PushFailure TOO_BIG = new PushFailure(Ending.CLOSE, NettyPushConnection.TOO_BIG,
-        "message over the size limit");
-    private static final PushFailure GONE = new PushFailure(Ending.GONE, 0, "");
+    static final PushFailure TOO_BIG = new PushFailure(Ending.CLOSE, PushClose.MESSAGE_TOO_BIG);
+    private static final PushFailure GONE = new PushFailure(Ending.GONE, null);
     private static final PushFailure INVALID_COMPRESSED = new PushFailure(Ending.FAIL,
-        NettyPushConnection.INVALID_DATA, "invalid compressed data");
-    private static final PushFailure INTERNAL = new PushFailure(Ending.FAIL, NettyPushConnection.INTERNAL_ERROR,
-        "internal server error");
+        new PushClose(PushClose.INVALID_DATA, "invalid compressed data"));
+    private static final PushFailure INTERNAL = new PushFailure(Ending.FAIL, PushClose.INTERNAL);
 
     static PushFailure of(Throwable cause) {
         if (cause instanceof CorruptedWebSocketFrameException corrupted) {
             int code = corrupted.closeStatus().code();
-            return new PushFailure(Ending.FAIL, code, code == TOO_BIG.code ? TOO_BIG.reason : reason(corrupted));
+            return new PushFailure(Ending.FAIL,
+                code == PushClose.TOO_BIG ? PushClose.MESSAGE_TOO_BIG : new PushClose(code, reason(corrupted)));
         }
         if (cause instanceof CorruptedFrameException) {
-            return new PushFailure(Ending.FAIL, NettyPushConnection.PROTOCOL_ERROR, reason(cause));
+            return new PushFailure(Ending.FAIL, new PushClose(PushClose.PROTOCOL_ERROR, reason(cause)));
         }
         if (cause instanceof TooLongFrameException) {
             return TOO_BIG;
@@ -71,9 +72,14 @@ record PushFailure(Ending ending, int code, String reason) {
         return INTERNAL;
     }
 
+    /** The close code; 0 for {@link Ending#GONE}. */
+    int code() {
+        return close == null ? 0 : close.code();
+    }
+
     /** A server fault rather than the client's: worth a line in the error log. */
     boolean unexpected() {
-        return code == NettyPushConnection.INTERNAL_ERROR;
+        return code() == PushClose.INTERNAL_ERROR;
     }
 
     /** A close reason must fit a control frame: 123 bytes of UTF-8. */

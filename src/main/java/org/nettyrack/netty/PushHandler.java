@@ -18,8 +18,9 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.push.IdlePolicy;
+import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushSession;
-import org.nettyrack.core.push.Upgrade;
 
 /**
  * Last in an upgraded connection's pipeline; turns what arrives into {@link PushSession}
@@ -30,10 +31,10 @@ import org.nettyrack.core.push.Upgrade;
  * handlers before this one throw ends the connection as {@link PushFailure} says. SSE streams
  * receive nothing, so anything read is dropped.
  *
- * <p>Idle time ({@code timeout}): a WebSocket that has sent nothing for one timeout is pinged,
- * and closed (1001) after a second; every push connection with nothing written for one
- * timeout gets a keep-alive (ping or comment). A stopping server ({@link ConnectionEvent#DRAIN})
- * runs {@code on_shutdown}, then closes with 1001 or ends the stream.
+ * <p>Idle time: Netty's {@link IdleStateHandler}, set from the connection's {@link IdlePolicy},
+ * fires the timers, and the policy says what follows (a keep-alive, or for a WebSocket silent
+ * through a ping, a close with 1001). A stopping server ({@link ConnectionEvent#DRAIN}) runs
+ * {@code on_shutdown}, then closes with 1001 or ends the stream.
  */
 final class PushHandler extends ChannelDuplexHandler {
     static final String IDLE = "push-idle";
@@ -43,7 +44,7 @@ final class PushHandler extends ChannelDuplexHandler {
     private final AtomicInteger openConnections;
     private final int maxMessageSize;
     private final ErrorLog errorLog;
-    private boolean pinged;
+    private final IdlePolicy idle;
 
     PushHandler(NettyPushConnection connection, PushSession session, ServerState server) {
         this.connection = connection;
@@ -51,17 +52,17 @@ final class PushHandler extends ChannelDuplexHandler {
         this.openConnections = server.activeRequests;
         this.maxMessageSize = server.config.maxMessageSize();
         this.errorLog = server.errorLog;
+        this.idle = connection.idle();
     }
 
-    /** The idle timer for a connection's current timeout. */
-    static IdleStateHandler idleHandler(Upgrade protocol, long timeoutMillis) {
-        long readerIdle = protocol == Upgrade.WEBSOCKET ? timeoutMillis : 0;
-        return new IdleStateHandler(readerIdle, timeoutMillis, 0, TimeUnit.MILLISECONDS);
+    /** The idle timers for a connection's current timeout. */
+    static IdleStateHandler idleHandler(IdlePolicy idle) {
+        return new IdleStateHandler(idle.readTimeoutMillis(), idle.writeTimeoutMillis(), 0, TimeUnit.MILLISECONDS);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        pinged = false;
+        idle.heard();
         try {
             if (msg instanceof TextWebSocketFrame || msg instanceof BinaryWebSocketFrame) {
                 ByteBuf content = ((WebSocketFrame) msg).content();
@@ -77,7 +78,7 @@ final class PushHandler extends ChannelDuplexHandler {
                 ctx.writeAndFlush(new PongWebSocketFrame(((PingWebSocketFrame) msg).content().retain()));
             } else if (msg instanceof CloseWebSocketFrame) {
                 int code = ((CloseWebSocketFrame) msg).statusCode();
-                connection.peerClosed(code < 0 ? NettyPushConnection.NORMAL : code);
+                connection.peerClosed(code < 0 ? PushClose.NORMAL : code);
             }
             // Pongs only prove the peer alive; SSE clients send nothing worth reading.
         } finally {
@@ -89,18 +90,13 @@ final class PushHandler extends ChannelDuplexHandler {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt instanceof IdleStateEvent) {
             IdleState state = ((IdleStateEvent) evt).state();
-            if (state == IdleState.READER_IDLE) {
-                if (!ctx.channel().config().isAutoRead()) {
-                    return; // reading paused while the app catches up: not the client's silence
-                }
-                if (pinged) {
-                    connection.closeWith(NettyPushConnection.GOING_AWAY, "idle timeout");
-                } else {
-                    pinged = true;
-                    connection.keepAlive();
-                }
-            } else if (state == IdleState.WRITER_IDLE) {
-                connection.keepAlive();
+            IdlePolicy.Action action = state == IdleState.READER_IDLE
+                ? idle.silent(!ctx.channel().config().isAutoRead())
+                : state == IdleState.WRITER_IDLE ? idle.quiet() : IdlePolicy.Action.NOTHING;
+            switch (action) {
+                case KEEP_ALIVE -> connection.keepAlive();
+                case CLOSE -> connection.closeWith(PushClose.IDLE);
+                case NOTHING -> { }
             }
             return;
         }
@@ -110,7 +106,7 @@ final class PushHandler extends ChannelDuplexHandler {
         }
         if (evt == ConnectionEvent.DRAIN) {
             session.shutdown();
-            session.run(() -> connection.closeWith(NettyPushConnection.GOING_AWAY, "server shutting down"));
+            session.run(() -> connection.closeWith(PushClose.SHUTDOWN));
             return;
         }
         super.userEventTriggered(ctx, evt);
@@ -119,7 +115,7 @@ final class PushHandler extends ChannelDuplexHandler {
     /** Replaces the idle timer after {@code client.timeout =}; runs on the event loop. */
     void timeoutChanged(ChannelHandlerContext ctx) {
         if (ctx != null && !ctx.isRemoved() && ctx.pipeline().get(IDLE) != null) {
-            ctx.pipeline().replace(IDLE, IDLE, idleHandler(connection.protocol(), connection.timeoutMillis()));
+            ctx.pipeline().replace(IDLE, IDLE, idleHandler(idle));
         }
     }
 
@@ -130,12 +126,12 @@ final class PushHandler extends ChannelDuplexHandler {
 
     private void end(ChannelHandlerContext ctx, PushFailure failure, Throwable cause) {
         switch (failure.ending()) {
-            case CLOSE -> connection.closeWith(failure.code(), failure.reason());
+            case CLOSE -> connection.closeWith(failure.close());
             case FAIL -> {
                 if (failure.unexpected() && connection.isOpen()) {
                     errorLog.report("push connection closed with " + failure.code(), cause);
                 }
-                connection.fail(failure.code(), failure.reason());
+                connection.fail(failure.close());
             }
             case GONE -> ctx.close();
         }

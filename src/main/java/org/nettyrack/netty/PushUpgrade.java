@@ -22,21 +22,21 @@ import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
-import io.netty.util.AsciiString;
-import java.util.Locale;
-import java.util.Set;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.Upgrade;
 
 /**
  * Switches an HTTP connection to push once the application has accepted the upgrade; runs on
- * the event loop. WebSocket: Netty's handshaker answers 101 (with the application's headers,
- * its chosen subprotocol and any permessage-deflate agreement) and swaps the HTTP codec for
- * the frame codec. SSE: a {@code text/event-stream} response head, chunked. Either way the
- * HTTP handlers leave the pipeline and a {@link PushHandler} takes over:
+ * the event loop, called by {@link RackDispatcher} with what {@link NettyResponseSink#upgrade()}
+ * recorded. WebSocket: Netty's handshaker answers 101 (with the application's headers, its
+ * chosen subprotocol and any permessage-deflate agreement) and swaps the HTTP codec for the
+ * frame codec. SSE: a {@code text/event-stream} response head, chunked. Which headers and
+ * status go out is the core's rule ({@link PushHead}). Either way the HTTP handlers leave the
+ * pipeline ({@link HttpPipeline#leaveHttp}) and a {@link PushHandler} takes over:
  * <pre>
  * WebSocket: frame encoder → frame decoder → [deflate] → UTF-8 validator → aggregator → idle → push
  * SSE:       HTTP decoder → HTTP encoder → idle → push
@@ -44,64 +44,40 @@ import org.nettyrack.core.push.Upgrade;
  * Reading stays paused until the handshake is on the wire; then {@code on_open} is queued.
  */
 final class PushUpgrade {
-    private static final Set<String> NOT_FORWARDED = Set.of("connection", "upgrade", "content-length",
-        "transfer-encoding", "keep-alive", "sec-websocket-accept", "sec-websocket-extensions", "sec-websocket-protocol");
-    private static final AsciiString EVENT_STREAM = AsciiString.cached("text/event-stream");
-    private static final String[] HTTP_HANDLERS = {"timeouts", "guard", "continue", "dispatcher"};
+    static final String PUSH = "push";
+
+    /** The application's answer to an upgrade request: status, headers, and the endpoint to drive. */
+    record Accepted(int status, ResponseHeaders headers, PushEndpoint endpoint) {
+    }
 
     private PushUpgrade() {
     }
 
-    /** What the request may be upgraded to, judged from its head alone. */
-    static Upgrade detect(HttpRequest head) {
-        if (!"GET".equals(head.method().name())) {
-            return Upgrade.NONE;
-        }
-        HttpHeaders h = head.headers();
-        if (h.containsValue(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET, true)
-            && h.containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)
-            && h.contains(HttpHeaderNames.SEC_WEBSOCKET_KEY)
-            && "13".equals(h.get(HttpHeaderNames.SEC_WEBSOCKET_VERSION))
-            && head.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
-            return Upgrade.WEBSOCKET;
-        }
-        String accept = h.get(HttpHeaderNames.ACCEPT);
-        if (accept != null && AsciiString.containsIgnoreCase(accept, EVENT_STREAM)) {
-            return Upgrade.SSE;
-        }
-        return Upgrade.NONE;
-    }
-
     /** Starts the push conversation; false when the handshake could not be made (the caller answers 400). */
-    static boolean start(Channel channel, ServerState server, NettyRackRequest request, int status,
-                         ResponseHeaders headers, PushEndpoint endpoint) {
+    static boolean start(Channel channel, ServerState server, NettyRackRequest request, Accepted accepted) {
         ServerConfig config = server.config;
         Upgrade protocol = request.upgrade();
         PushFraming framing = protocol == Upgrade.WEBSOCKET ? PushFraming.WEBSOCKET : PushFraming.SSE;
         NettyPushConnection connection = new NettyPushConnection(channel, framing, config.maxPushQueue(),
             config.pushTimeoutMillis());
-        PushSession session = new PushSession(server.workers, endpoint, connection,
-            () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)));
+        PushSession session = new PushSession(server.workers, accepted.endpoint(), connection,
+            () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)), server.errorLog);
         PushHandler handler = new PushHandler(connection, session, server);
         connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
         channel.config().setAutoRead(false);
 
         ChannelFuture handshake = protocol == Upgrade.WEBSOCKET
-            ? websocket(channel, request, headers, config)
-            : sse(channel, request, status, headers);
+            ? websocket(channel, request, accepted.headers(), config)
+            : sse(channel, request, accepted.status(), accepted.headers());
         if (handshake == null) {
             return false;
         }
         server.counters.pushOpened(protocol);
         channel.closeFuture().addListener(f -> server.counters.pushClosed(protocol));
         ChannelPipeline p = channel.pipeline();
-        for (String name : HTTP_HANDLERS) {
-            if (p.get(name) != null) {
-                p.remove(name);
-            }
-        }
-        p.addLast(PushHandler.IDLE, PushHandler.idleHandler(protocol, connection.timeoutMillis()));
-        p.addLast("push", handler);
+        HttpPipeline.leaveHttp(p);
+        p.addLast(PushHandler.IDLE, PushHandler.idleHandler(connection.idle()));
+        p.addLast(PUSH, handler);
         handshake.addListener(f -> {
             if (f.isSuccess()) {
                 session.opened();
@@ -130,11 +106,11 @@ final class PushUpgrade {
         FullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
             Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE);
         WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(url,
-            app.get("sec-websocket-protocol"), decoderConfig).newHandshaker(full);
+            PushHead.subprotocol(app), decoderConfig).newHandshaker(full);
         if (handshaker == null) {
-            return null; // detect() only lets version 13 through
+            return null; // Upgrade.of only lets version 13 through
         }
-        HttpHeaders out = forwarded(app);
+        HttpHeaders out = nettyHeaders(PushHead.webSocket(app));
         if (deflate != null) {
             out.set(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS, WebSocketDeflate.responseHeader(deflate));
         }
@@ -160,28 +136,22 @@ final class PushUpgrade {
         return done;
     }
 
+    /** The event stream's head, then its body as chunks (HTTP/1.1) or up to the close (HTTP/1.0). */
     private static ChannelFuture sse(Channel channel, NettyRackRequest request, int status, ResponseHeaders app) {
-        HttpHeaders out = forwarded(app);
-        out.set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream"); // EventSource accepts nothing else
-        if (!out.contains(HttpHeaderNames.CACHE_CONTROL)) {
-            out.set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
-        }
+        HttpHeaders out = nettyHeaders(PushHead.sse(app));
         if (request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
             out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
         } else {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         }
-        // 0 and 101 mean "upgrade"; 204 and 205 cannot carry the stream: all of them become 200
-        HttpResponseStatus code = HttpResponseStatus.valueOf(status < 200 || status == 204 || status == 205 ? 200 : status);
+        HttpResponseStatus code = HttpResponseStatus.valueOf(PushHead.sseStatus(status));
         return channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, code, out));
     }
 
-    private static HttpHeaders forwarded(ResponseHeaders app) {
+    private static HttpHeaders nettyHeaders(ResponseHeaders fields) {
         HttpHeaders out = DefaultHttpHeadersFactory.headersFactory().withValidation(false).newHeaders();
-        for (int i = 0; i < app.size(); i++) {
-            if (!NOT_FORWARDED.contains(app.name(i).toLowerCase(Locale.ROOT))) {
-                out.add(app.name(i), app.value(i));
-            }
+        for (int i = 0; i < fields.size(); i++) {
+            out.add(fields.name(i), fields.value(i));
         }
         return out;
     }

@@ -16,15 +16,19 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.BodyDeadline;
+import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.RequestBodyBuffer;
-import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.UpgradeRefusal;
 
 /**
  * Last in the pipeline, one per connection: turns decoded HTTP objects into complete
  * requests and hands each to the worker pool. Flow: head → body collected (memory or temp
- * file, 413 past the limit, 408 when it arrives too slowly) → worker runs the app → {@link NettyResponseSink} writes →
- * {@link #responseDone} back on this event loop → next pipelined request, or idle.
+ * file, 413 past the limit, 408 when it arrives too slowly) → worker runs the app
+ * ({@link FailureResponse#serve}) → {@link NettyResponseSink} writes → its {@code done()} back on
+ * this event loop → next pipelined request, or idle; or, when the application accepted an
+ * upgrade, {@link PushUpgrade} takes the connection and this handler leaves the pipeline.
+ * The hand-off goes one way: the sink knows nothing of this handler, which listens to the
+ * sink's future and passes an accepted upgrade on.
  *
  * <p>A connection has at most one request with the application at a time, so pipelined
  * responses leave in request order; requests decoded meanwhile wait here, and reading
@@ -171,25 +175,31 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(NettyRackRequest request) {
-        NettyResponseSink sink = new NettyResponseSink(ctx.channel(), request, server, this);
+        NettyResponseSink sink = new NettyResponseSink(ctx.channel(), request, server);
         inFlight = sink;
         server.activeRequests.incrementAndGet();
-        boolean accepted = server.workers.submit(() -> sink.run(server.handler));
+        sink.done().addListener(f -> responseDone(sink));
+        boolean accepted = server.workers.submit(() -> FailureResponse.serve(server.handler, request, sink, server.errorLog));
         if (!accepted) {
             server.counters.rejected();
             sink.unavailable();
         }
     }
 
-    /** Called on the event loop once a response's last byte was written, or failed. */
-    void responseDone(NettyResponseSink sink) {
+    /** On the event loop once a response's last byte was written (or failed), or an upgrade was accepted. */
+    private void responseDone(NettyResponseSink sink) {
         if (sink != inFlight) {
             return;
         }
         inFlight = null;
-        server.activeRequests.decrementAndGet();
         NettyRackRequest request = sink.request();
         request.body().close();
+        PushUpgrade.Accepted upgrade = sink.upgrade();
+        if (upgrade != null) {
+            upgrade(request, sink.status(), upgrade);
+            return;
+        }
+        server.activeRequests.decrementAndGet();
         logAccess(request, sink.status(), sink.bytesSent());
         if (!ctx.channel().isActive()) {
             dropWaiting();
@@ -216,29 +226,24 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
      * The application accepted an upgrade: the connection leaves HTTP for good. Requests
      * pipelined behind the upgrade are dropped; the connection still counts as active (a
      * graceful stop waits for it) until {@link PushHandler} sees it close. A server that began
-     * draining meanwhile (or a client that half-closed) gets 503 instead: nothing would ever
-     * tell that connection to close.
+     * draining meanwhile (or a client that half-closed) is refused as {@link UpgradeRefusal}
+     * says: nothing would ever tell that connection to close.
      */
-    void upgraded(NettyResponseSink sink, int status, ResponseHeaders headers, PushEndpoint endpoint) {
-        if (sink != inFlight) {
-            return;
-        }
-        inFlight = null;
-        NettyRackRequest request = sink.request();
-        request.body().close();
+    private void upgrade(NettyRackRequest request, int status, PushUpgrade.Accepted accepted) {
         dropWaiting();
         boolean open = ctx.channel().isActive();
-        boolean stopping = server.draining || closeWhenIdle;
-        boolean started = open && !stopping && PushUpgrade.start(ctx.channel(), server, request, status, headers, endpoint);
-        HttpResponseStatus refusal = stopping ? HttpResponseStatus.SERVICE_UNAVAILABLE : HttpResponseStatus.BAD_REQUEST;
-        logAccess(request, started ? sink.status() : refusal.code(), 0);
-        if (started) {
-            return;
+        UpgradeRefusal refusal = UpgradeRefusal.before(server.draining || closeWhenIdle);
+        if (refusal == null && !(open && PushUpgrade.start(ctx.channel(), server, request, accepted))) {
+            refusal = UpgradeRefusal.BAD_HANDSHAKE;
+        }
+        logAccess(request, refusal == null ? status : refusal.status(), 0);
+        if (refusal == null) {
+            return; // this handler has left the pipeline
         }
         server.activeRequests.decrementAndGet();
-        server.workers.execute(() -> endpoint.onClose(null)); // on_close, even without on_open
+        refusal.closeUnopened(server.workers, accepted.endpoint(), server.errorLog);
         if (open) {
-            ErrorResponses.sendAndClose(ctx, refusal, false);
+            ErrorResponses.sendAndClose(ctx, HttpResponseStatus.valueOf(refusal.status()), false);
         }
     }
 
@@ -285,6 +290,17 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
             inFlight.wakeWriter();
         }
         super.channelInactive(ctx);
+    }
+
+    /** Leaving the pipeline (the connection switched to push): a body still arriving is dropped. */
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        disarmBodyTimer();
+        if (body != null) {
+            body.discard();
+            body = null;
+        }
+        dropWaiting();
     }
 
     @Override

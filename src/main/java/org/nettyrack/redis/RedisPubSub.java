@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.push.LocalPubSub;
 import org.nettyrack.core.push.PubSub;
 
@@ -33,8 +34,8 @@ public final class RedisPubSub implements PubSub {
     private static final long STOP_MILLIS = 5_000;
 
     private final RedisUrl url;
-    private final LocalPubSub local = new LocalPubSub();
-    private final Subscriptions subscriptions = new Subscriptions(local);
+    private final LocalPubSub local;
+    private final Subscriptions subscriptions;
     private final PublishQueue queue;
     private final LinkStatus status;
     private final SubscriberLoop subscriber;
@@ -43,6 +44,8 @@ public final class RedisPubSub implements PubSub {
 
     private RedisPubSub(Builder b) {
         this.url = b.url;
+        this.local = new LocalPubSub(b.errorLog);
+        this.subscriptions = new Subscriptions(local);
         this.status = new LinkStatus(url, b.log);
         Connector connector = new Connector(url, b.timeoutMillis, (int) Math.min(Integer.MAX_VALUE, 3 * b.pingMillis));
         this.queue = new PublishQueue(b.queueCapacity, status);
@@ -128,6 +131,7 @@ public final class RedisPubSub implements PubSub {
         private final RedisUrl url;
         private int queueCapacity = 10_000;
         private Consumer<String> log = line -> { };
+        private ErrorLog errorLog = ErrorLog.stderr();
         private long minBackoffMillis = 100;
         private long maxBackoffMillis = 5_000;
         private long pingMillis = 10_000;
@@ -149,9 +153,13 @@ public final class RedisPubSub implements PubSub {
             return this;
         }
 
-        /** Like {@link #log}, one line at a time to a stream (the server's error stream). */
+        /**
+         * Like {@link #log}, one line at a time to a stream (the server's error stream), where a
+         * local subscriber's failure is reported too (stderr otherwise).
+         */
         public Builder logTo(OutputStream stream) {
             PrintStream out = new PrintStream(stream, true, StandardCharsets.UTF_8);
+            this.errorLog = new ErrorLog(stream);
             return log(out::println);
         }
 

@@ -26,6 +26,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.RecordingEndpoint;
 
@@ -123,7 +125,7 @@ class PushConnectionTest {
         c.attach(new PushSession(task -> {
             task.run();
             return true;
-        }, endpoint, c, () -> { }), () -> { });
+        }, endpoint, c, () -> { }, ErrorLog.stderr()), () -> { });
         return c;
     }
 
@@ -184,7 +186,7 @@ class PushConnectionTest {
 
         assertEquals("123456", content(assertInstanceOf(TextWebSocketFrame.class, channel.readOutbound())),
             "what was queued before still goes out");
-        assertEquals(NettyPushConnection.POLICY, closeCode());
+        assertEquals(PushClose.POLICY, closeCode());
         assertNull(channel.readOutbound(), "no data after the close frame");
         assertTrue(channel.isOpen(), "waiting for the client's close frame");
 
@@ -204,7 +206,7 @@ class PushConnectionTest {
         assertFalse(c.isOpen());
         socket.release();
         assertEquals("a", content(channel.readOutbound()));
-        assertEquals(NettyPushConnection.NORMAL, closeCode());
+        assertEquals(PushClose.NORMAL, closeCode());
         assertNull(channel.readOutbound(), "one close frame, and no data after it");
     }
 
@@ -221,7 +223,7 @@ class PushConnectionTest {
     void thePeersCloseAfterOursClosesWithoutASecondFrame() {
         NettyPushConnection c = connection(PushFraming.WEBSOCKET, 1024);
         c.close();
-        assertEquals(NettyPushConnection.NORMAL, closeCode());
+        assertEquals(PushClose.NORMAL, closeCode());
         c.peerClosed(1000);
         channel.runPendingTasks();
         assertNull(channel.readOutbound());
@@ -259,12 +261,12 @@ class PushConnectionTest {
     void failingSendsTheCloseFrameThenEndsOurHalfAndReadsOn() {
         NettyPushConnection c = connection(PushFraming.WEBSOCKET, 1024);
         assertTrue(c.send(utf8("queued"), true));
-        c.fail(NettyPushConnection.TOO_BIG, "message over the size limit");
+        c.fail(PushClose.MESSAGE_TOO_BIG);
         assertFalse(c.isOpen());
         assertFalse(c.send(utf8("late"), true));
 
         assertEquals("queued", content(channel.readOutbound()));
-        assertEquals(NettyPushConnection.TOO_BIG, closeCode());
+        assertEquals(PushClose.TOO_BIG, closeCode());
         assertTrue(channel.isOutputShutdown(), "our half ended after the close frame");
         assertTrue(channel.isOpen(), "still reading: a close now would reset a client that is still sending");
 
@@ -277,7 +279,7 @@ class PushConnectionTest {
     void anOrdinaryCloseKeepsOurHalfOpenForTheClosingHandshake() {
         NettyPushConnection c = connection(PushFraming.WEBSOCKET, 1024);
         c.close();
-        assertEquals(NettyPushConnection.NORMAL, closeCode());
+        assertEquals(PushClose.NORMAL, closeCode());
         assertFalse(channel.isOutputShutdown());
     }
 

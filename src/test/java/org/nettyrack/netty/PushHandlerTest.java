@@ -31,6 +31,8 @@ import java.util.zip.DataFormatException;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
+import org.nettyrack.core.push.IdlePolicy;
+import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.RecordingEndpoint;
 import org.nettyrack.core.push.Upgrade;
@@ -55,7 +57,7 @@ class PushHandlerTest {
         openConnections.set(1);
         connection = new NettyPushConnection(channel, framing, 1024 * 1024, 40_000);
         PushSession session = new PushSession(workers, endpoint, connection,
-            () -> channel.config().setAutoRead(true));
+            () -> channel.config().setAutoRead(true), server.errorLog);
         PushHandler handler = new PushHandler(connection, session, server);
         connection.attach(session, () -> { });
         channel.pipeline().addLast("push", handler);
@@ -114,7 +116,7 @@ class PushHandlerTest {
     void aCloseFrameWithoutStatusIsAnsweredWith1000() {
         websocket();
         channel.writeInbound(new CloseWebSocketFrame());
-        assertEquals(NettyPushConnection.NORMAL, closeCode());
+        assertEquals(PushClose.NORMAL, closeCode());
     }
 
     @Test
@@ -128,7 +130,7 @@ class PushHandlerTest {
         };
         channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
         assertEquals(List.of("open=true outbound=0"), seenAtShutdown, "on_shutdown runs before the close");
-        assertEquals(NettyPushConnection.GOING_AWAY, closeCode());
+        assertEquals(PushClose.GOING_AWAY, closeCode());
         assertFalse(connection.isOpen());
 
         channel.advanceTimeBy(connection.closeWaitMillis(), TimeUnit.MILLISECONDS);
@@ -148,7 +150,7 @@ class PushHandlerTest {
         channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
         TextWebSocketFrame bye = assertInstanceOf(TextWebSocketFrame.class, channel.readOutbound());
         bye.release();
-        assertEquals(NettyPushConnection.GOING_AWAY, closeCode());
+        assertEquals(PushClose.GOING_AWAY, closeCode());
     }
 
     @Test
@@ -157,7 +159,7 @@ class PushHandlerTest {
         channel.pipeline().fireUserEventTriggered(IdleStateEvent.FIRST_READER_IDLE_STATE_EVENT);
         assertInstanceOf(PingWebSocketFrame.class, channel.readOutbound());
         channel.pipeline().fireUserEventTriggered(IdleStateEvent.READER_IDLE_STATE_EVENT);
-        assertEquals(NettyPushConnection.GOING_AWAY, closeCode());
+        assertEquals(PushClose.GOING_AWAY, closeCode());
     }
 
     @Test
@@ -191,7 +193,7 @@ class PushHandlerTest {
     void anOverlongMessageClosesWith1009() {
         websocket();
         channel.pipeline().fireExceptionCaught(new TooLongFrameException("content length exceeded"));
-        assertEquals(NettyPushConnection.TOO_BIG, closeCode());
+        assertEquals(PushClose.TOO_BIG, closeCode());
         assertTrue(channel.isOpen(), "waits for the client's close frame");
     }
 
@@ -202,7 +204,7 @@ class PushHandlerTest {
         assertEquals(1, endpoint.messages.size(), "the limit itself is allowed");
         BinaryWebSocketFrame over = new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[LIMIT + 1]));
         channel.writeInbound(over);
-        assertEquals(NettyPushConnection.TOO_BIG, closeCode());
+        assertEquals(PushClose.TOO_BIG, closeCode());
         assertEquals(1, endpoint.messages.size());
         assertEquals(0, over.refCnt());
         assertTrue(channel.isOpen(), "waits for the client's close frame");
@@ -223,14 +225,14 @@ class PushHandlerTest {
         websocket();
         channel.pipeline().fireExceptionCaught(
             new DecompressionException("decompression failure", new DataFormatException("invalid block type")));
-        assertEquals(NettyPushConnection.INVALID_DATA, closeCode());
+        assertEquals(PushClose.INVALID_DATA, closeCode());
     }
 
     @Test
     void anUnexpectedFailureClosesWith1011AndIsLogged() {
         websocket();
         channel.pipeline().fireExceptionCaught(new IllegalStateException("a bug"));
-        assertEquals(NettyPushConnection.INTERNAL_ERROR, closeCode());
+        assertEquals(PushClose.INTERNAL_ERROR, closeCode());
         String log = errors.toString(StandardCharsets.UTF_8);
         assertTrue(log.startsWith("nettyrack: push connection closed with 1011: java.lang.IllegalStateException: a bug"),
             log);
@@ -265,10 +267,10 @@ class PushHandlerTest {
 
     @Test
     void theIdleTimerFollowsTheConnectionsTimeout() {
-        IdleStateHandler ws = PushHandler.idleHandler(Upgrade.WEBSOCKET, 3_000);
+        IdleStateHandler ws = PushHandler.idleHandler(new IdlePolicy(Upgrade.WEBSOCKET, 3_000));
         assertEquals(3_000, ws.getReaderIdleTimeInMillis(), "a silent WebSocket is pinged");
         assertEquals(3_000, ws.getWriterIdleTimeInMillis());
-        IdleStateHandler sse = PushHandler.idleHandler(Upgrade.SSE, 3_000);
+        IdleStateHandler sse = PushHandler.idleHandler(new IdlePolicy(Upgrade.SSE, 3_000));
         assertEquals(0, sse.getReaderIdleTimeInMillis(), "SSE clients never send");
         assertEquals(3_000, sse.getWriterIdleTimeInMillis());
     }

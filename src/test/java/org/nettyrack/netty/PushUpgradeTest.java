@@ -21,6 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.nettyrack.core.RackHandler;
+import org.nettyrack.core.RequestBody;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.push.RecordingEndpoint;
@@ -28,8 +29,8 @@ import org.nettyrack.core.push.SseEvent;
 import org.nettyrack.core.push.Upgrade;
 
 /**
- * Which requests may be upgraded, and the switch itself on the real pipeline: the bytes of
- * the 101 or the event-stream head, then frames both ways.
+ * Which of Netty's decoded requests may be upgraded, and the switch itself on the real
+ * pipeline: the bytes of the 101 or the event-stream head, then frames both ways.
  */
 class PushUpgradeTest {
     private static final String KEY = "dGhlIHNhbXBsZSBub25jZQ=="; // RFC 6455 section 1.3
@@ -86,10 +87,18 @@ class PushUpgradeTest {
             Arguments.of("plain GET, no headers", head(h11, get), Upgrade.NONE));
     }
 
+    /** The core's rule ({@code UpgradeTest}) as the Netty door applies it to its decoded heads. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("heads")
     void detect(String name, HttpRequest head, Upgrade expected) {
-        assertEquals(expected, PushUpgrade.detect(head));
+        assertEquals(expected, new NettyRackRequest(head, RequestBody.EMPTY, null, null).upgrade());
+    }
+
+    @Test
+    void connectionTokensAreFoundInAnyOfItsFields() {
+        HttpRequest head = head(HttpVersion.HTTP_1_1, HttpMethod.GET, ws("Connection", "keep-alive"));
+        head.headers().add("Connection", "Upgrade");
+        assertEquals(Upgrade.WEBSOCKET, new NettyRackRequest(head, RequestBody.EMPTY, null, null).upgrade());
     }
 
     // ---- the switch, on the real pipeline ----

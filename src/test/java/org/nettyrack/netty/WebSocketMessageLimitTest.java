@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.RecordingEndpoint;
 
 /**
@@ -104,7 +105,7 @@ class WebSocketMessageLimitTest {
             h.exchange(client.message(ClientMessages.TEXT, "next".getBytes(StandardCharsets.UTF_8), 1));
             assertEquals("text:next", endpoint.events.get(endpoint.events.size() - 1), "the connection goes on");
         } else {
-            assertEquals(NettyPushConnection.TOO_BIG, closeCode(out));
+            assertEquals(PushClose.TOO_BIG, closeCode(out));
             assertTrue(endpoint.messages.isEmpty(), "the app saw no part of it");
         }
     }
@@ -115,7 +116,7 @@ class WebSocketMessageLimitTest {
         ClientMessages client = client(8);
         byte[] frame = client.message(ClientMessages.BINARY, new byte[256 * LIMIT], 1);
         assertTrue(frame.length < LIMIT / 2, "a small frame (" + frame.length + " bytes) for 16 MiB");
-        assertEquals(NettyPushConnection.TOO_BIG, closeCode(h.exchange(frame)));
+        assertEquals(PushClose.TOO_BIG, closeCode(h.exchange(frame)));
         assertTrue(endpoint.messages.isEmpty());
     }
 
@@ -123,7 +124,7 @@ class WebSocketMessageLimitTest {
     void aDeflateBombInFragmentsClosesWith1009() {
         PipelineHarness h = upgraded(LIMIT, 8);
         byte[] frames = client(8).message(ClientMessages.BINARY, new byte[256 * LIMIT], 4);
-        assertEquals(NettyPushConnection.TOO_BIG, closeCode(h.exchange(frames)));
+        assertEquals(PushClose.TOO_BIG, closeCode(h.exchange(frames)));
         assertTrue(endpoint.messages.isEmpty());
     }
 
@@ -132,7 +133,7 @@ class WebSocketMessageLimitTest {
         PipelineHarness h = upgraded(LIMIT, 8);
         byte[] invalid = {(byte) 0xff, (byte) 0xff, (byte) 0xff, 0x00}; // block type 3 does not exist
         String out = h.exchange(ClientMessages.frame(ClientMessages.TEXT, true, true, invalid));
-        assertEquals(NettyPushConnection.INVALID_DATA, closeCode(out));
+        assertEquals(PushClose.INVALID_DATA, closeCode(out));
         assertTrue(endpoint.messages.isEmpty());
     }
 
@@ -142,7 +143,7 @@ class WebSocketMessageLimitTest {
         // The first 10 bytes of a dynamic-Huffman block: half its code tables, so no output and no error.
         byte[] cut = {0x2c, (byte) 0x97, 0x0b, (byte) 0x96, 0x23, 0x31, 0x08, 0x03, (byte) 0xcf, 0x0a};
         String out = h.exchange(ClientMessages.frame(ClientMessages.TEXT, true, true, cut));
-        assertEquals(NettyPushConnection.INVALID_DATA, closeCode(out));
+        assertEquals(PushClose.INVALID_DATA, closeCode(out));
         assertTrue(endpoint.messages.isEmpty());
     }
 
@@ -151,7 +152,7 @@ class WebSocketMessageLimitTest {
         PipelineHarness h = upgraded(LIMIT, 8);
         byte[] payload = new byte[WebSocketDeflate.maxCompressedFrame(LIMIT) + 1];
         String out = h.exchange(ClientMessages.frame(ClientMessages.BINARY, true, true, payload));
-        assertEquals(NettyPushConnection.TOO_BIG, closeCode(out));
+        assertEquals(PushClose.TOO_BIG, closeCode(out));
         assertTrue(endpoint.messages.isEmpty());
     }
 }

@@ -106,7 +106,9 @@ class RedisPubSubTest {
     void survivesRedisRestartingAndResubscribes() throws Exception {
         Inbox inbox = new Inbox();
         b.subscribe("jobs", inbox);
-        await(() -> redis.subscribers("jobs") == 1, "subscribed");
+        // Redis counts the subscription before B has read its reply: wait until B knows it is up,
+        // or the kill below would look like Redis never having answered ("cannot reach").
+        await(() -> redis.subscribers("jobs") == 1 && "up".equals(b.state().link()), "subscribed");
 
         redis.kill();
         await(() -> logB.size() == 1, "B logs the loss");
@@ -143,7 +145,7 @@ class RedisPubSubTest {
                 .log(log::add).start()) {
             Inbox inbox = new Inbox();
             engine.subscribe("beat", inbox);
-            await(() -> redis.subscribers("beat") == 1, "subscribed");
+            await(() -> redis.subscribers("beat") == 1 && "up".equals(engine.state().link()), "subscribed");
 
             redis.pause(true); // its connections stay open, silent: only the missing PONGs tell
             await(() -> !log.isEmpty(), "the loss noticed");

@@ -3,16 +3,28 @@ package org.nettyrack.core.push;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import org.nettyrack.core.ErrorLog;
 
 /**
  * In-process pub/sub: a concurrent map from channel to its subscribers. A broadcast to N
  * subscribers is N {@link Subscriber#deliver} calls sharing one {@link Message}: on the
  * publisher's thread, except for {@link Batched} subscribers, which get one task per I/O
  * thread. Subscribers are grouped by that thread when they subscribe, so a publish does no
- * sorting. Also the local fan-out stage of the engines that span processes.
+ * sorting. Also the local fan-out stage of the engines that span processes. A subscriber that
+ * throws is reported to the error log, and the others still get the message.
  */
 public final class LocalPubSub implements PubSub {
     private final ConcurrentHashMap<String, Subscribers> channels = new ConcurrentHashMap<>();
+    private final ErrorLog errorLog;
+
+    /** Reporting to stderr. */
+    public LocalPubSub() {
+        this(ErrorLog.stderr());
+    }
+
+    public LocalPubSub(ErrorLog errorLog) {
+        this.errorLog = errorLog;
+    }
 
     /**
      * One channel's subscribers: those delivered to on the publisher's thread, and the others
@@ -123,11 +135,11 @@ public final class LocalPubSub implements PubSub {
         });
     }
 
-    private static void deliverOne(Subscriber subscriber, Message message) {
+    private void deliverOne(Subscriber subscriber, Message message) {
         try {
             subscriber.deliver(message);
         } catch (RuntimeException e) {
-            e.printStackTrace(); // one bad subscriber must not starve the rest
+            errorLog.report("a subscriber of " + message.channel() + " failed", e); // the rest still hear it
         }
     }
 

@@ -6,6 +6,15 @@ package org.nettyrack.core.push;
  * A client that stops reading cannot grow the queue past the configured limit
  * ({@link org.nettyrack.core.ServerConfig#maxPushQueue()}): the write that would pass it
  * returns false and the connection is closed (WebSocket status 1008).
+ *
+ * <p>How a transport builds one (the Netty door's is {@code NettyPushConnection}; a servlet
+ * door's would sit on a Jakarta WebSocket session or an async response): it counts writes in
+ * and out with a {@link SendBacklog} (the limit, 1008, {@code on_drained}), closes with the
+ * {@link PushClose} codes, keeps its timeout in an {@link IdlePolicy} and asks it what to do
+ * when its idle timers fire, and hands {@link #schedule} to the connection's
+ * {@link PushSession}, to which it also reports what arrives. {@link PushHead} gives the
+ * response head, {@link Upgrade#of} which requests qualify, {@link UpgradeRefusal} what an
+ * upgrade that cannot start gets.
  */
 public interface PushConnection {
     Upgrade protocol();

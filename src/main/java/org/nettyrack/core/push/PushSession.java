@@ -3,6 +3,7 @@ package org.nettyrack.core.push;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.Workers;
 
 /**
@@ -16,6 +17,12 @@ import org.nettyrack.core.Workers;
  * the application has not yet handled are counted: {@link #message} returns false when the
  * transport should stop reading, and the {@code resume} callback runs (on a worker) once the
  * backlog has shrunk again.
+ *
+ * <p>A transport makes one session per upgraded connection and reports to it: {@link #opened},
+ * {@link #message}, {@link #drained}, {@link #shutdown}, {@link #closed} (whatever ended the
+ * connection), and {@link #run} for tasks in callback order (its {@link
+ * PushConnection#schedule}). A task that throws is reported to the error log and the session
+ * goes on; the endpoint reports the application's own errors itself.
  */
 public final class PushSession {
     private static final int BATCH = 16;
@@ -26,6 +33,7 @@ public final class PushSession {
     private final PushEndpoint endpoint;
     private final PushConnection connection;
     private final Runnable resume;
+    private final ErrorLog errorLog;
     private final ConcurrentLinkedQueue<Runnable> events = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final AtomicBoolean closing = new AtomicBoolean();
@@ -34,11 +42,13 @@ public final class PushSession {
     private volatile boolean paused;
     private boolean closed; // touched only by the one worker running a batch
 
-    public PushSession(Workers workers, PushEndpoint endpoint, PushConnection connection, Runnable resume) {
+    public PushSession(Workers workers, PushEndpoint endpoint, PushConnection connection, Runnable resume,
+                       ErrorLog errorLog) {
         this.workers = workers;
         this.endpoint = endpoint;
         this.connection = connection;
         this.resume = resume;
+        this.errorLog = errorLog;
     }
 
     public void opened() {
@@ -123,8 +133,7 @@ public final class PushSession {
                 try {
                     event.run();
                 } catch (RuntimeException e) {
-                    // The endpoint reports application errors itself; this is a last resort.
-                    e.printStackTrace();
+                    errorLog.report("push callback failed", e); // the endpoint reports the app's own errors
                 }
             }
         } finally {

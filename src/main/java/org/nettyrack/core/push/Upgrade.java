@@ -1,19 +1,84 @@
 package org.nettyrack.core.push;
 
+import java.util.List;
+import org.nettyrack.core.RackRequest;
+
 /**
- * What a request may be switched to, as the transport detected it before the application
- * runs; the bridge reports it as {@code env['rack.upgrade?']}.
+ * What a request may be switched to, judged from its head alone before the application runs
+ * ({@link #of}); the bridge reports it as {@code env['rack.upgrade?']}. Every transport asks
+ * this one rule, so the application sees the same answer behind either door.
  */
 public enum Upgrade {
     /** A plain HTTP request. */
     NONE,
-    /** A valid RFC 6455 opening handshake (GET, Upgrade: websocket, a key, version 13). */
+    /**
+     * A valid RFC 6455 opening handshake: an HTTP/1.1 GET with {@code Upgrade: websocket},
+     * {@code Connection: Upgrade} (a token of the list, any case, any of the fields),
+     * a {@code Sec-WebSocket-Key} and {@code Sec-WebSocket-Version: 13}.
+     */
     WEBSOCKET,
-    /** A GET whose Accept names {@code text/event-stream}. */
+    /** A GET (any HTTP version) whose first Accept field names {@code text/event-stream}, any case. */
     SSE;
+
+    private static final String EVENT_STREAM = "text/event-stream";
 
     /** The Rack name ({@code :websocket}, {@code :sse}), or null for {@link #NONE}. */
     public String rackName() {
         return this == NONE ? null : name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** What the request may be upgraded to; a plain request costs two header look-ups. */
+    public static Upgrade of(RackRequest request) {
+        if (!"GET".equals(request.method())) {
+            return NONE;
+        }
+        if (request.header("upgrade") != null && isWebSocketHandshake(request)) {
+            return WEBSOCKET;
+        }
+        String accept = request.header("accept");
+        return accept != null && containsIgnoreAsciiCase(accept, EVENT_STREAM) ? SSE : NONE;
+    }
+
+    private static boolean isWebSocketHandshake(RackRequest request) {
+        return hasToken(request.headers("upgrade"), "websocket")
+            && hasToken(request.headers("connection"), "upgrade")
+            && request.header("sec-websocket-key") != null
+            && "13".equals(request.header("sec-websocket-version"))
+            && "HTTP/1.1".equals(request.protocol());
+    }
+
+    /** Whether a comma-separated element of any of the values, trimmed, is the token (any case). */
+    static boolean hasToken(List<String> values, String token) {
+        for (String value : values) {
+            int start = 0;
+            while (start <= value.length()) {
+                int comma = value.indexOf(',', start);
+                int end = comma < 0 ? value.length() : comma;
+                if (value.substring(start, end).trim().equalsIgnoreCase(token)) {
+                    return true;
+                }
+                start = end + 1;
+            }
+        }
+        return false;
+    }
+
+    /** Substring search ignoring ASCII case only, as header values are bytes, not text. */
+    static boolean containsIgnoreAsciiCase(String value, String lowerCaseNeedle) {
+        int last = value.length() - lowerCaseNeedle.length();
+        for (int i = 0; i <= last; i++) {
+            int j = 0;
+            while (j < lowerCaseNeedle.length() && lower(value.charAt(i + j)) == lowerCaseNeedle.charAt(j)) {
+                j++;
+            }
+            if (j == lowerCaseNeedle.length()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static char lower(char c) {
+        return c >= 'A' && c <= 'Z' ? (char) (c + 32) : c;
     }
 }

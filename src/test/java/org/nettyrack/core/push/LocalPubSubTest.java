@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,10 +17,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.nettyrack.core.ErrorLog;
 
 /** In-process fan-out: who is subscribed, who gets each message, and what counts as text. */
 class LocalPubSubTest {
-    private final LocalPubSub pubsub = new LocalPubSub();
+    private final ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    private final LocalPubSub pubsub = new LocalPubSub(new ErrorLog(errors));
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -101,13 +104,17 @@ class LocalPubSubTest {
     void aThrowingSubscriberDoesNotStarveTheOthers() {
         AtomicInteger delivered = new AtomicInteger();
         for (int i = 0; i < 5; i++) {
+            int n = i; // captured, so that each lambda is a subscriber of its own
             pubsub.subscribe("room", m -> delivered.incrementAndGet());
             pubsub.subscribe("room", m -> {
-                throw new IllegalStateException("bad subscriber (expected by the test)");
+                throw new IllegalStateException("bad subscriber " + n + " (expected by the test)");
             });
         }
         pubsub.publish("room", utf8("x"));
         assertEquals(5, delivered.get(), "whatever the iteration order, every good subscriber got it");
+        String log = errors.toString(StandardCharsets.UTF_8);
+        assertEquals(5, log.split("nettyrack: a subscriber of room failed: java.lang.IllegalStateException", -1).length - 1,
+            "each failure reported to the server's error log: " + log);
     }
 
     @Test

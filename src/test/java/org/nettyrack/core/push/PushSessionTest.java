@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.Workers;
 
@@ -24,6 +26,8 @@ class PushSessionTest {
     private final FakePushConnection connection = new FakePushConnection(Upgrade.WEBSOCKET);
     private final RecordingEndpoint endpoint = new RecordingEndpoint();
     private final ManualWorkers manual = new ManualWorkers();
+    private final ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    private final ErrorLog errorLog = new ErrorLog(errors);
     private WorkerPool pool;
 
     @AfterEach
@@ -140,7 +144,7 @@ class PushSessionTest {
             Serial e = new Serial();
             endpoints.add(e);
             ThreadPerTask workers = new ThreadPerTask();
-            PushSession session = new PushSession(workers, e, connection, () -> { });
+            PushSession session = new PushSession(workers, e, connection, () -> { }, errorLog);
             Thread producer = new Thread(() -> {
                 session.opened();
                 for (int i = 0; i < messages; i++) {
@@ -174,7 +178,7 @@ class PushSessionTest {
     @Test
     void onCloseRunsOnceAndLastWhenClosedRacesWithEvents() throws Exception {
         pool = new WorkerPool(4, 4, 16);
-        PushSession session = new PushSession(pool, endpoint, connection, () -> { });
+        PushSession session = new PushSession(pool, endpoint, connection, () -> { }, errorLog);
         session.opened();
         CountDownLatch go = new CountDownLatch(1);
         List<Thread> threads = new ArrayList<>();
@@ -214,7 +218,7 @@ class PushSessionTest {
 
     @Test
     void eventsAfterOnCloseNeverReachTheEndpoint() {
-        PushSession session = new PushSession(manual, endpoint, connection, () -> { });
+        PushSession session = new PushSession(manual, endpoint, connection, () -> { }, errorLog);
         session.opened();
         session.closed();
         session.message(utf8("queued after close"), true);
@@ -230,7 +234,7 @@ class PushSessionTest {
 
     @Test
     void keepsArrivalOrderAcrossEventKindsAndScheduledTasks() {
-        PushSession session = new PushSession(manual, endpoint, connection, () -> { });
+        PushSession session = new PushSession(manual, endpoint, connection, () -> { }, errorLog);
         session.opened();
         session.message(utf8("a"), true);
         session.run(() -> endpoint.events.add("task"));
@@ -244,7 +248,7 @@ class PushSessionTest {
 
     @Test
     void holdsAtMostOneTaskInThePoolAndHandsTheWorkerBack() {
-        PushSession session = new PushSession(manual, endpoint, connection, () -> { });
+        PushSession session = new PushSession(manual, endpoint, connection, () -> { }, errorLog);
         for (int i = 0; i < 40; i++) {
             session.message(utf8("m"), true);
         }
@@ -267,7 +271,7 @@ class PushSessionTest {
             resumes.incrementAndGet();
             handledAtResume.add(endpoint.events.size());
             resumedOnWorker.add(manual.running());
-        });
+        }, errorLog);
         for (int i = 1; i < PushSession.HIGH_WATER; i++) {
             assertTrue(session.message(utf8("m" + i), true), "below the mark: keep reading (" + i + ")");
         }
@@ -290,7 +294,7 @@ class PushSessionTest {
     @Test
     void resumesEvenWhenTheHandlerThrows() {
         AtomicInteger resumes = new AtomicInteger();
-        PushSession session = new PushSession(manual, endpoint, connection, resumes::incrementAndGet);
+        PushSession session = new PushSession(manual, endpoint, connection, resumes::incrementAndGet, errorLog);
         endpoint.hook = event -> {
             throw new IllegalStateException("handler failed on " + event + " (expected by the test)");
         };
@@ -303,7 +307,7 @@ class PushSessionTest {
 
     @Test
     void anEndpointThatThrowsDoesNotStopLaterEvents() {
-        PushSession session = new PushSession(manual, endpoint, connection, () -> { });
+        PushSession session = new PushSession(manual, endpoint, connection, () -> { }, errorLog);
         endpoint.hook = event -> {
             if (event.equals("open") || event.equals("text:boom")) {
                 throw new IllegalStateException("handler failed (expected by the test)");
@@ -316,5 +320,8 @@ class PushSessionTest {
         session.closed();
         manual.runAll();
         assertEquals(List.of("open", "text:boom", "text:after", "drained", "close"), endpoint.events);
+        String log = errors.toString(StandardCharsets.UTF_8);
+        assertEquals(2, log.split("nettyrack: push callback failed: java.lang.IllegalStateException: handler failed",
+            -1).length - 1, "each failure reported to the server's error log: " + log);
     }
 }

@@ -4,6 +4,7 @@ import org.jcodings.specific.ASCIIEncoding;
 import org.jcodings.specific.UTF8Encoding;
 import org.jruby.Ruby;
 import org.jruby.RubyClass;
+import org.jruby.RubyProc;
 import org.jruby.RubyString;
 import org.jruby.exceptions.RaiseException;
 import org.jruby.runtime.ThreadContext;
@@ -15,23 +16,27 @@ import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.push.PushClient;
 import org.nettyrack.core.push.PushConnection;
 import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.Upgrade;
 
 /**
- * Adapts {@code env['rack.upgrade']} handlers to {@link PushEndpoint}. Which callbacks a
- * handler has ({@code on_open}, {@code on_message}, {@code on_drained}, {@code on_shutdown},
- * {@code on_close}) is checked once, when the connection is accepted, not per event. Each
- * callback gets the connection's {@link RubyClient}; a callback that raises is reported to
- * {@code rack.errors} and the connection goes on. Callbacks arrive on worker threads, one at
- * a time per connection (the transport's session sees to that).
+ * The one place push enters Ruby, as {@link RackBridge} is for requests: adapts
+ * {@code env['rack.upgrade']} handlers to {@link PushEndpoint}, and runs the blocks given to
+ * {@code client.subscribe}. Both arrive from the connection's {@link PushSession}, on worker
+ * threads, one at a time per connection and in order; a callback or block that raises is
+ * reported to {@code rack.errors} and the connection goes on.
+ *
+ * <p>Which callbacks a handler has ({@code on_open}, {@code on_message}, {@code on_drained},
+ * {@code on_shutdown}, {@code on_close}) is checked once, when the connection is accepted, not
+ * per event. Each callback gets the connection's {@link RubyClient}.
  */
-final class PushEndpoints {
+final class PushBridge {
     private final Ruby runtime;
     private final AppErrors errors;
     private final PubSub pubsub;
     private final RubyClass clientClass;
 
-    PushEndpoints(Ruby runtime, AppErrors errors, PubSub pubsub) {
+    PushBridge(Ruby runtime, AppErrors errors, PubSub pubsub) {
         this.runtime = runtime;
         this.errors = errors;
         this.pubsub = pubsub;
@@ -40,11 +45,11 @@ final class PushEndpoints {
 
     /** An endpoint for one accepted upgrade; called on the worker that ran the app. */
     PushEndpoint open(IRubyObject handler, IRubyObject env, Upgrade protocol) {
-        RubyClient client = new RubyClient(runtime, clientClass, env, runtime.newSymbol(protocol.rackName()), errors);
-        return new Endpoint(handler, client);
+        return new Endpoint(handler, env, runtime.newSymbol(protocol.rackName()));
     }
 
-    private final class Endpoint implements PushEndpoint {
+    /** One connection's handler, and its client's subscription blocks. */
+    final class Endpoint implements PushEndpoint {
         private final IRubyObject handler;
         private final RubyClient client;
         private final CachingCallSite onOpen;
@@ -53,9 +58,9 @@ final class PushEndpoints {
         private final CachingCallSite onShutdown;
         private final CachingCallSite onClose;
 
-        Endpoint(IRubyObject handler, RubyClient client) {
+        Endpoint(IRubyObject handler, IRubyObject env, IRubyObject protocol) {
             this.handler = handler;
-            this.client = client;
+            this.client = new RubyClient(runtime, clientClass, env, protocol, this);
             this.onOpen = callback("on_open");
             this.onMessage = callback("on_message");
             this.onDrained = callback("on_drained");
@@ -105,6 +110,23 @@ final class PushEndpoints {
             } finally {
                 client.closed();
             }
+        }
+
+        /**
+         * What {@code client.subscribe(channel) { |channel, message| ... }} subscribes: the block,
+         * run by the session in this connection's callback order.
+         */
+        PubSub.Subscriber subscriber(RubyProc block) {
+            return message -> {
+                ThreadContext context = runtime.getCurrentContext();
+                try {
+                    block.call(context, RubyString.newString(runtime, message.channel()),
+                        RubyString.newString(runtime, new ByteList(message.data(),
+                            message.text() ? UTF8Encoding.INSTANCE : ASCIIEncoding.INSTANCE, false)));
+                } catch (RaiseException e) {
+                    errors.report(context, "Error in the subscribe block of " + message.channel(), e);
+                }
+            };
         }
 
         private void call(CachingCallSite site, String name) {
