@@ -2,7 +2,6 @@ package org.nettyrack.core;
 
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import org.nettyrack.core.ops.Json;
 
@@ -31,10 +30,13 @@ public enum AccessLogFormat {
      * </pre>
      */
     JSON {
+        /** Always three digits of milliseconds: ISO_OFFSET_DATE_TIME drops trailing zeros (.380 became .38). */
+        private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSXXX", Locale.ROOT);
+
         @Override
         String line(RackRequest r, int status, long bytes, double seconds, ZonedDateTime time) {
             return new Json().beginObject()
-                .name("time").value(time.truncatedTo(ChronoUnit.MILLIS).format(DateTimeFormatter.ISO_OFFSET_DATE_TIME))
+                .name("time").value(time.format(TIME))
                 .name("remote").value(r.remoteAddress())
                 .name("method").value(r.method())
                 .name("target").value(r.target())

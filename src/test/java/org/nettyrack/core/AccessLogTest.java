@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -57,6 +59,19 @@ class AccessLogTest {
             lines[0]);
         assertTrue(lines[1].endsWith("\"status\":500,\"bytes\":0,\"duration\":" + duration(lines[1])
             + ",\"user_agent\":null,\"referer\":null}"), lines[1]);
+    }
+
+    @Test
+    void writesThreeDigitsOfMillisecondsEvenWhenTheyEndInZero() {
+        ZonedDateTime onTheSecond = ZonedDateTime.of(2026, 11, 23, 16, 38, 29, 0, ZoneOffset.UTC);
+        ZonedDateTime at380 = onTheSecond.plusNanos(380_000_000);
+        ZonedDateTime inBerlin = ZonedDateTime.of(2026, 11, 23, 17, 0, 0, 7_000_000, ZoneOffset.ofHours(1));
+        assertTrue(AccessLogFormat.JSON.line(request("GET", "/", Map.of()), 200, 0, 0, onTheSecond)
+            .startsWith("{\"time\":\"2026-11-23T16:38:29.000Z\","));
+        assertTrue(AccessLogFormat.JSON.line(request("GET", "/", Map.of()), 200, 0, 0, at380)
+            .startsWith("{\"time\":\"2026-11-23T16:38:29.380Z\","));
+        assertTrue(AccessLogFormat.JSON.line(request("GET", "/", Map.of()), 200, 0, 0, inBerlin)
+            .startsWith("{\"time\":\"2026-11-23T17:00:00.007+01:00\","));
     }
 
     @Test
