@@ -5,11 +5,11 @@ require_relative "version"
 
 module Nettyrack
   # The line printed once a server listens, saying what runs where:
-  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads) listening on http://0.0.0.0:9292
+  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads) listening on http://0.0.0.0:9292
   # and, when pub/sub goes through Redis, where (the password hidden):
-  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads, pub/sub redis://10.0.0.5:6379) listening on ...
+  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, pub/sub redis://10.0.0.5:6379) listening on ...
   # and whether connections must open with a PROXY protocol header:
-  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 16 threads, PROXY protocol) listening on ...
+  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, PROXY protocol) listening on ...
   #
   # With a control endpoint, a second line says where (Control.boot_line); #lines gives both.
   module BootLine

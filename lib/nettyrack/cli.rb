@@ -131,7 +131,7 @@ module Nettyrack
         Precedence: flags here, then $PORT (port only), then the config file (-C), then defaults.
           So `-p`/`-b` win over $PORT, and $PORT wins over `port`/`bind` in the config file.
         Threads default: $RAILS_MAX_THREADS (with $RAILS_MIN_THREADS, else a fixed pool) when set,
-          else MIN = cores, MAX = max(16, 8 x cores): #{min}:#{max} on this machine.
+          else MIN = cores, MAX = max(4, 2 x cores): #{min}:#{max} on this machine.
         SIGINT or SIGTERM: stop accepting, let requests finish (--shutdown-timeout), exit 0;
           so does `nettyrack ctl stop` (POST /stop) with --control-url.
       NOTES

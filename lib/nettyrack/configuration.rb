@@ -22,7 +22,7 @@ module Nettyrack
     DEFAULTS = {
       host: "0.0.0.0",            # where -p, `port` and $PORT listen
       port: 9292,                 # used when no layer names a listener
-      threads: nil,               # computed: [cores, max(16, 8 x cores)], see .default_threads
+      threads: nil,               # computed: [cores, max(4, 2 x cores)], see .default_threads
       environment: "development", # RACK_ENV; development shows exception details in 500 bodies
       rackup: "config.ru",
       directory: nil,             # chdir here before loading the rackup file
@@ -59,8 +59,12 @@ module Nettyrack
       new(layers.reduce(below) { |merged, layer| lay(merged, layer) })
     end
 
+    # Few threads beyond the cores: on JRuby every runnable Ruby thread competes with the JIT's
+    # compiler threads, and bench/rails measured Rails on two cores warming up to 434 req/s in
+    # 120 s with 16 threads against 1,100-1,300 with 2 or 4. Apps that wait on I/O raise it
+    # (-t, $RAILS_MAX_THREADS).
     def self.default_threads(cores)
-      [cores, [16, 8 * cores].max]
+      [cores, [4, 2 * cores].max]
     end
 
     # RACK_ENV, and the thread counts Rails apps set for their database pool: RAILS_MAX_THREADS

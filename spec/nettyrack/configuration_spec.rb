@@ -23,11 +23,11 @@ RSpec.describe Nettyrack::Configuration do
     it "gives the defaults when no layer says otherwise" do
       config = described_class.merge(cores: 2)
       expect([config.binds, config.threads, config.environment, config.rackup, config.quiet?, config.access_log])
-        .to eq([[["0.0.0.0", 9292]], [2, 16], "development", "config.ru", false, nil])
+        .to eq([[["0.0.0.0", 9292]], [2, 4], "development", "config.ru", false, nil])
     end
 
-    it "defaults to one thread per core at least and max(16, 8 x cores) at most" do
-      expect([1, 2, 4].map { |cores| described_class.merge(cores: cores).threads }).to eq([[1, 16], [2, 16], [4, 32]])
+    it "defaults to one thread per core at least and max(4, 2 x cores) at most" do
+      expect([1, 2, 4, 8].map { |cores| described_class.merge(cores: cores).threads }).to eq([[1, 4], [2, 4], [4, 8], [8, 16]])
     end
 
     it "lets a later layer win" do
@@ -86,7 +86,7 @@ RSpec.describe Nettyrack::Configuration do
     end
 
     it "keeps the default maximum (or more) with RAILS_MIN_THREADS alone" do
-      expect(described_class.env_layer({ "RAILS_MIN_THREADS" => "4" }, cores: 2)).to eq(threads: [4, 16])
+      expect(described_class.env_layer({ "RAILS_MIN_THREADS" => "3" }, cores: 2)).to eq(threads: [3, 4])
       expect(described_class.env_layer({ "RAILS_MIN_THREADS" => "40" }, cores: 2)).to eq(threads: [40, 40])
     end
 

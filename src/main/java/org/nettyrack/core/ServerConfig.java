@@ -176,7 +176,7 @@ public final class ServerConfig {
     public static final class Builder {
         private final List<Bind> binds = new ArrayList<>();
         private int minThreads = Math.max(1, Runtime.getRuntime().availableProcessors());
-        private int maxThreads = Math.max(16, 8 * Runtime.getRuntime().availableProcessors());
+        private int maxThreads = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
         private int queueSize = 1024;
         private int maxConnections = 0;
         private int ioThreads = 0;
