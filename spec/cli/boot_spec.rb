@@ -37,6 +37,21 @@ RSpec.describe "bin/nettyrack" do
     end
   end
 
+  it "starts its JVM once more with nettyrack's JVM settings, keeping the user's, same pid" do
+    env = { "NETTYRACK_JVM" => nil, "JAVA_OPTS" => "-Xmx200m" }
+    nettyrack("-b", "tcp://127.0.0.1:0", "spec/fixtures/jvm_args.ru", env: env) do |child|
+      port = child.stdout_match(/listening on .*:(\d+)/)[1]
+      args = fetch("http://127.0.0.1:#{port}/").body.lines.map(&:chomp)
+      expect(args.grep(/\A-Xmx/)).to eq(["-Xmx200m"])
+      if java.lang.Runtime.version.feature >= 25
+        expect(args).to include("-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED")
+      end
+      child.signal("TERM")
+      expect(child.wait.exitstatus).to eq(0)
+      expect(child.raw_stderr).to eq("")
+    end
+  end
+
   it "warns at boot when a Rails app loads lazily on several threads" do
     nettyrack("-b", "tcp://127.0.0.1:0", "-t", "4", "spec/fixtures/rails_lazy.ru") do |child|
       port = child.stdout_match(/listening on .*:(\d+)/, timeout: 120)[1]

@@ -13,9 +13,11 @@ require_relative "deadline"
 class NettyrackProcess
   BIN = File.expand_path("../../bin/nettyrack", __dir__)
   # Settings the parent's environment must not leak into a child.
+  # NETTYRACK_JVM=off: one JVM start per child instead of two (the JVM settings bin/nettyrack
+  # adds are checked by the boot spec that turns it back on).
   CLEAN_ENV = {
     "PORT" => nil, "RACK_ENV" => nil, "RAILS_MAX_THREADS" => nil, "RAILS_MIN_THREADS" => nil,
-    "JRUBY_OPTS" => "--dev"
+    "JRUBY_OPTS" => "--dev", "NETTYRACK_JVM" => "off", "NETTYRACK_JVM_TUNED" => nil, "JAVA_OPTS" => nil
   }.freeze
   # For a child on another Ruby (CRuby): none of this JRuby's gems or Bundler.
   FOREIGN_RUBY_ENV = %w[RUBYOPT RUBYLIB GEM_HOME GEM_PATH BUNDLE_GEMFILE BUNDLE_BIN_PATH BUNDLER_SETUP
@@ -66,6 +68,11 @@ class NettyrackProcess
   # stderr (complete after #wait), without the JVM's own warnings.
   def stderr
     @stderr.lines.grep_v(JVM_NOISE).join
+  end
+
+  # stderr as written, the JVM's warnings too.
+  def raw_stderr
+    @stderr.dup
   end
 
   def kill

@@ -1,0 +1,84 @@
+# frozen_string_literal: true
+
+module Nettyrack
+  # The JVM settings nettyrack runs with unless told otherwise (README "Rails and the JVM" says
+  # why). They must be set when the JVM starts, so bin/nettyrack
+  # starts itself once more with them when the JVM it runs in lacks them: one extra JVM start,
+  # about a second. A setting the user gave in any form (JAVA_OPTS, JRUBY_OPTS, -J flags, a
+  # .jruby.java_opts file) wins: a setting is added only when nothing of its family is there
+  # (any -Xmx or MaxRAMPercentage for the heap).
+  #
+  #   NETTYRACK_JVM=off        run with exactly the JVM you started
+  #
+  # This file only decides; bin/nettyrack does the exec.
+  module JvmTuning
+    # [family pattern (what counts as "already set"), the setting (or a block of the memory the
+    # JVM may use, in bytes, giving it), the Java versions it needs]
+    Setting = Struct.new(:family, :flag, :min_java) do
+      def for_memory(bytes)
+        flag.respond_to?(:call) ? flag.call(bytes) : flag
+      end
+    end
+
+    MIB = 1024 * 1024
+    HEAP_CAP = 512 * MIB
+
+    SETTINGS = [
+      # The JVM's default heap is a quarter of the machine's memory (6 GB on a 24 GB box), and
+      # G1 grows into it: the Rails example sat at 730-950 MB RSS with an 83 MB live set. At most
+      # 512 MB, and at most half of what the machine or container gives (a 512 MB Heroku dyno:
+      # 256 MB, where Heroku's own JAVA_OPTS say -Xmx300m, which then wins).
+      Setting.new(/\A-Xmx|\A-XX:MaxHeapSize=|MaxRAMPercentage|\A-XX:MaxRAM=/,
+                  ->(memory) { "-Xmx#{[HEAP_CAP, memory / 2].min / MIB}m" }, 8),
+      # 8-byte object headers instead of 12-16 (a product feature since Java 25): less heap.
+      Setting.new(/UseCompactObjectHeaders/, "-XX:+UseCompactObjectHeaders", 25),
+      # Netty loads its native transport; Java 22+ warns at boot unless told this is intended.
+      Setting.new(/\A--enable-native-access=.*ALL-UNNAMED/, "--enable-native-access=ALL-UNNAMED", 22)
+    ].freeze
+
+    # Set to "1" in the environment of the JVM started with the settings, so it never re-execs.
+    MARK = "NETTYRACK_JVM_TUNED"
+
+    module_function
+
+    # The settings to add, as JVM flags, given the running JVM's arguments, its Java version, the
+    # memory the machine or container gives it (bytes) and the environment; empty when nothing is
+    # missing or tuning is off.
+    def missing(jvm_args, java_version, memory, env)
+      return [] if env["NETTYRACK_JVM"].to_s.downcase == "off" || env[MARK] == "1"
+
+      given = jvm_args + java_flags(env["JAVA_OPTS"]) + java_flags(env["JRUBY_OPTS"])
+      SETTINGS.filter_map do |setting|
+        next if java_version < setting.min_java
+        next if given.any? { |arg| setting.family.match?(arg) }
+
+        setting.for_memory(memory)
+      end
+    end
+
+    # Whether these arguments start a server (not `nettyrack ctl ...`, --help or --version,
+    # which are done long before tuning would pay off).
+    def serving?(argv)
+      argv.first != "ctl" && (argv & %w[-h --help -v --version]).empty?
+    end
+
+    # The environment for the JVM that runs with +flags+: JRUBY_OPTS passes them on.
+    def environment(flags, env)
+      opts = [*flags.map { |flag| "-J#{flag}" }, env["JRUBY_OPTS"]].compact.join(" ")
+      { "JRUBY_OPTS" => opts, MARK => "1" }
+    end
+
+    # JVM flags inside JAVA_OPTS or JRUBY_OPTS (the latter's -J prefixed ones).
+    def java_flags(text)
+      text.to_s.split.map { |word| word.delete_prefix("-J") }
+    end
+
+    # The running JVM's arguments, feature version and the memory it sees (a container's
+    # limit inside one); only on JRuby.
+    def current
+      management = java.lang.management.ManagementFactory
+      [management.getRuntimeMXBean.getInputArguments.to_a, java.lang.Runtime.version.feature,
+       management.getOperatingSystemMXBean.getTotalMemorySize]
+    end
+  end
+end

@@ -1,0 +1,60 @@
+# frozen_string_literal: true
+
+require "nettyrack/jvm_tuning"
+
+RSpec.describe Nettyrack::JvmTuning do
+  gib = 1024 * 1024 * 1024
+
+  it "adds every setting to a bare JVM of a recent Java on a big machine" do
+    expect(described_class.missing([], 25, 24 * gib, {}))
+      .to eq(["-Xmx512m", "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"])
+  end
+
+  it "leaves out what needs a newer Java" do
+    expect(described_class.missing([], 17, 24 * gib, {})).to eq(["-Xmx512m"])
+    expect(described_class.missing([], 21, 24 * gib, {})).to eq(["-Xmx512m"])
+  end
+
+  it "gives the heap at most half of the memory the machine or container has" do
+    expect(described_class.missing([], 17, gib / 2, {})).to eq(["-Xmx256m"])
+    expect(described_class.missing([], 17, 1000 * 1024 * 1024, {})).to eq(["-Xmx500m"])
+  end
+
+  it "adds nothing of a family the user set, however: JVM arguments, JAVA_OPTS, JRUBY_OPTS" do
+    expect(described_class.missing(["-Xmx300m"], 25, 24 * gib, {})).not_to include("-Xmx512m")
+    expect(described_class.missing([], 25, 24 * gib, "JAVA_OPTS" => "-Xss512k -XX:MaxRAMPercentage=75"))
+      .not_to include("-Xmx512m")
+    expect(described_class.missing([], 25, 24 * gib, "JRUBY_OPTS" => "--dev -J-XX:MaxHeapSize=1g")).not_to include("-Xmx512m")
+    expect(described_class.missing(["-XX:-UseCompactObjectHeaders"], 25, 24 * gib, {}))
+      .not_to include("-XX:+UseCompactObjectHeaders")
+  end
+
+  it "counts JRuby's own native access for its module as not covering Netty's jars" do
+    expect(described_class.missing(["--enable-native-access=org.jruby.dist"], 25, 24 * gib, {}))
+      .to include("--enable-native-access=ALL-UNNAMED")
+    expect(described_class.missing(["--enable-native-access=ALL-UNNAMED"], 25, 24 * gib, {}))
+      .not_to include("--enable-native-access=ALL-UNNAMED")
+  end
+
+  it "adds nothing when told not to, or in the JVM it started itself" do
+    expect(described_class.missing([], 25, 24 * gib, "NETTYRACK_JVM" => "off")).to eq([])
+    expect(described_class.missing([], 25, 24 * gib, described_class::MARK => "1")).to eq([])
+  end
+
+  it "passes the settings on through JRUBY_OPTS, ahead of the user's, and marks the JVM" do
+    env = described_class.environment(["-Xmx512m", "-XX:+UseCompactObjectHeaders"], "JRUBY_OPTS" => "--dev")
+    expect(env).to eq("JRUBY_OPTS" => "-J-Xmx512m -J-XX:+UseCompactObjectHeaders --dev", described_class::MARK => "1")
+  end
+
+  it "tunes servers only, not nettyrack ctl, --help or --version" do
+    expect([%w[-p 3000 config.ru], [], %w[ctl stats], %w[--help], %w[-v]].map { |argv| described_class.serving?(argv) })
+      .to eq([true, true, false, false, false])
+  end
+
+  it "reads the running JVM" do
+    args, version, memory = described_class.current
+    expect(args).to all(be_a(String))
+    expect(version).to be >= 17
+    expect(memory).to be > 64 * 1024 * 1024
+  end
+end
