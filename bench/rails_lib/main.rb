@@ -14,6 +14,8 @@ module RailsBench
   CURVE = Integer(ENV.fetch("BENCH_CURVE", "300"))
   DURATION = Integer(ENV.fetch("BENCH_DURATION", "10"))
   PATHS = { "hello" => "/", "json" => "/json/21" }.freeze
+  # The warm-up curve alternates both actions, so both are compiled before they are measured.
+  MIXED = File.join(__dir__, "mixed.lua")
 
   module_function
 
@@ -36,7 +38,7 @@ module RailsBench
   def measure(name, spec, dir)
     server = RailsServers::Server.new(name, spec, log: File.join(dir, "#{name}.log"))
     row = { "server" => name, "boot_s" => server.boot_seconds.round(1), "curve" => [], "runs" => {} }
-    (CURVE / 10).times { row["curve"] << wrk(server.port, "/", 100, 10) }
+    (CURVE / 10).times { row["curve"] << wrk(server.port, "/", 100, 10, script: MIXED) }
     PATHS.each do |action, path|
       [10, 100].each { |c| row["runs"]["#{action}-c#{c}"] = wrk(server.port, path, c, DURATION) }
     end
@@ -60,9 +62,10 @@ module RailsBench
     seconds&.round(1)
   end
 
-  def wrk(port, path, connections, seconds)
-    out = IO.popen(["wrk", "-t2", "-c#{connections}", "-d#{seconds}s", "--latency", "http://127.0.0.1:#{port}#{path}"],
-                   err: %i[child out], &:read)
+  def wrk(port, path, connections, seconds, script: nil)
+    args = ["wrk", "-t2", "-c#{connections}", "-d#{seconds}s", "--latency", *(script ? ["-s", script] : []),
+            "http://127.0.0.1:#{port}#{path}"]
+    out = IO.popen(args, err: %i[child out], &:read)
     result = BenchParse.wrk(out)
     { "rps" => result["rps"].round(1), "p99_ms" => result["p99_ms"]&.round(1), "errors" => result["errors"] }
   rescue ArgumentError => e

@@ -67,9 +67,9 @@ module RailsServers
       @boot_seconds = now - started
     end
 
-    # Resident memory of the server's process group, in MB.
+    # Resident memory of the server's process group, in MB (ps -g would select by session).
     def rss_mb
-      pids = `ps -o pid= -g #{@pid}`.split.map(&:to_i)
+      pids = `ps -e -o pid=,pgid=`.lines.map { |line| line.split.map(&:to_i) }.select { |_, pgid| pgid == @pid }.map(&:first)
       pids.sum { |pid| File.read("/proc/#{pid}/status")[/^VmRSS:\s+(\d+)/, 1].to_i rescue 0 } / 1024
     end
 
