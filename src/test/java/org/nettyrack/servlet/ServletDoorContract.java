@@ -1,0 +1,223 @@
+package org.nettyrack.servlet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The servlet door in a real container, over real HTTP: the web app of {@link WebApp} with
+ * door.ru, deployed at /app, answering java.net.http.HttpClient. Subclasses name the container.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+abstract class ServletDoorContract {
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private Container container;
+    private Path marker;
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(WAIT).build();
+
+    abstract Container newContainer();
+
+    @BeforeAll
+    void deploy(@TempDir Path tmp) throws Exception {
+        marker = tmp.resolve("marker");
+        Path root = new WebApp(tmp.resolve("webapp"))
+            .rackup(fixture("door.ru"))
+            .file("hello.txt", "static hello\n")
+            .param("test.marker", marker.toString())
+            .param("body-buffer", "1k")
+            .param("max-body-size", "64k")
+            .param("jruby.max.runtimes", "4")
+            .build();
+        container = newContainer();
+        assertTrue(container.deploy(root, "/app"), () -> "deployment failed: " + container.failure());
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (container != null) {
+            container.close();
+        }
+    }
+
+    @Test
+    void envUnderAContextPath() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(url("hello/world?x=1&y=%20")).header("X-Test", "yes"));
+        assertEquals(200, response.statusCode());
+        String body = response.body();
+        for (String line : new String[] {"REQUEST_METHOD=GET", "SCRIPT_NAME=/app", "PATH_INFO=/hello/world",
+            "QUERY_STRING=x=1&y=%20", "SERVER_PROTOCOL=HTTP/1.1", "HTTP_X_TEST=yes", "rack.url_scheme=http",
+            "input=0:"}) {
+            assertTrue(body.contains(line + "\n"), () -> line + " missing from:\n" + body);
+        }
+    }
+
+    @Test
+    void contextRootItself() throws Exception {
+        String body = send(HttpRequest.newBuilder(url(""))).body();
+        assertTrue(body.contains("SCRIPT_NAME=/app\nPATH_INFO=/\n"), body);
+    }
+
+    @Test
+    void postBodyIsRackInput() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(url("echo")).header("Content-Type", "text/plain")
+            .POST(HttpRequest.BodyPublishers.ofString("hello body")));
+        String body = response.body();
+        assertTrue(body.contains("REQUEST_METHOD=POST\n"), body);
+        assertTrue(body.contains("CONTENT_TYPE=text/plain\n"), body);
+        assertTrue(body.contains("CONTENT_LENGTH=10\n"), body);
+        assertTrue(body.contains("input=10:hello body\n"), body);
+    }
+
+    @Test
+    void bodyBeyondTheBufferIsSpooledWhole() throws Exception {
+        String big = "0123456789abcdef".repeat(3000); // 48000 bytes: beyond body-buffer 1k, within 64k
+        String body = send(HttpRequest.newBuilder(url("echo")).POST(HttpRequest.BodyPublishers.ofString(big))).body();
+        assertTrue(body.contains("input=48000:" + big.substring(0, 64) + "\n"), body);
+    }
+
+    @Test
+    void bodyBeyondMaxBodySizeIs413() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(url("echo"))
+            .POST(HttpRequest.BodyPublishers.ofString("x".repeat(70_000))));
+        assertEquals(413, response.statusCode());
+        assertEquals("413 Request Entity Too Large\n", response.body());
+    }
+
+    @Test
+    void bodyStreamsAsItYields() throws Exception {
+        HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(url("stream")).timeout(WAIT).build(),
+            HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, response.statusCode());
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            // The body waits for /release after its first part: that part must already be here.
+            String first = CompletableFuture.supplyAsync(() -> readLine(reader)).get(30, TimeUnit.SECONDS);
+            assertEquals("first", first);
+            assertEquals("released\n", send(HttpRequest.newBuilder(url("release"))).body());
+            assertEquals("second", readLine(reader));
+            assertNull(readLine(reader));
+        }
+    }
+
+    @Test
+    void bodyFailingBeforeItsFirstByteIs500() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(url("fails-at-once")));
+        assertEquals(500, response.statusCode());
+        assertEquals("Internal Server Error\n", response.body());
+        // Jetty writes the type it parsed from the header ("text/plain;charset=utf-8").
+        assertEquals("text/plain;charset=utf-8", response.headers().firstValue("content-type").orElse("").replace(" ", ""));
+    }
+
+    @Test
+    void bodyFailingAfterItsFirstByteCutsTheResponse() {
+        assertThrows(IOException.class, () -> send(HttpRequest.newBuilder(url("fails-halfway"))));
+    }
+
+    @Test
+    void staticFileIsServedByTheContainer() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(url("hello.txt")));
+        assertEquals(200, response.statusCode());
+        assertEquals("static hello\n", response.body());
+        assertFalse(response.headers().firstValue("x-app").isPresent(), "the Rack app answered a static file");
+    }
+
+    @Test
+    void webInfIsNeverStatic() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(url("WEB-INF/config.ru")));
+        assertFalse(response.body().contains("RELEASE = Queue.new"), response.body());
+    }
+
+    @Test
+    void servletObjectsAreInTheEnv() throws Exception {
+        assertEquals("GET /app/servlet true /app\n", send(HttpRequest.newBuilder(url("servlet"))).body());
+    }
+
+    @Test
+    void bootErrorFailsTheDeployment(@TempDir Path dir) throws Exception {
+        Path root = new WebApp(dir.resolve("broken")).rackup("run lambda { |env|\n").build();
+        try (Container broken = newContainer()) {
+            assertFalse(broken.deploy(root, "/broken"), "a config.ru with a syntax error deployed");
+        }
+    }
+
+    @Test
+    void undeployStopsTheRuntime(@TempDir Path dir) throws Exception {
+        Path stopped = dir.resolve("stopped");
+        String rackup = "at_exit { File.write(" + rubyString(stopped.toString()) + ", 'runtime stopped') }\n"
+            + "run lambda { |env| [200, {}, [\"#{env['SCRIPT_NAME']} #{env['PATH_INFO']}\"]] }\n";
+        Path root = new WebApp(dir.resolve("inline")).param("rackup", rackup).servlet("/rack/*").build();
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        try (Container inline = newContainer()) {
+            assertTrue(inline.deploy(root, "/inline"), () -> "deployment failed: " + inline.failure());
+            URI uri = inline.base().resolve("rack/x/y");
+            assertEquals("/inline/rack /x/y", send(HttpRequest.newBuilder(uri)).body());
+            Set<Thread> started = rubyThreads();
+            started.removeAll(before);
+            assertFalse(Files.exists(stopped));
+            inline.undeploy();
+            assertEquals("runtime stopped", Files.readString(stopped));
+            for (Thread thread : started) {
+                thread.join(10_000);
+            }
+            assertEquals(Set.of(), started.stream().filter(Thread::isAlive).map(Thread::getName).collect(Collectors.toSet()));
+        }
+    }
+
+    /** JRuby's own threads (its JIT's, Ruby threads): named Ruby-N-... */
+    private static Set<Thread> rubyThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(thread -> thread.getName().startsWith("Ruby-")).collect(Collectors.toSet());
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return client.send(request.timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI url(String path) {
+        return container.base().resolve(path);
+    }
+
+    private static String readLine(BufferedReader reader) {
+        try {
+            return reader.readLine();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String rubyString(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    static String fixture(String name) throws IOException {
+        try (InputStream in = ServletDoorContract.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}

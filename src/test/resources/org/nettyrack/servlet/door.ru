@@ -1,0 +1,55 @@
+# frozen_string_literal: true
+
+# The servlet door's test app (ServletDoorContract): what the env held, a streamed body that
+# waits for the test between its parts, and bodies that fail before and after their first byte.
+
+RELEASE = Queue.new
+MARKER = $servlet_context.getInitParameter("test.marker")
+at_exit { File.write(MARKER, "runtime stopped") if MARKER }
+
+# Raises before yielding anything: a 500.
+class FailsAtOnce
+  def each
+    raise "failed before the first byte"
+  end
+end
+
+# Yields, then raises: the response is cut.
+class FailsHalfway
+  def each
+    yield "partial\n"
+    raise "failed after the first byte"
+  end
+end
+
+KEYS = %w[REQUEST_METHOD SCRIPT_NAME PATH_INFO QUERY_STRING SERVER_PROTOCOL CONTENT_TYPE CONTENT_LENGTH
+          HTTP_X_TEST rack.url_scheme].freeze
+
+run lambda { |env|
+  case env["PATH_INFO"]
+  when "/release"
+    RELEASE << :go
+    [200, { "content-type" => "text/plain" }, ["released\n"]]
+  when "/stream"
+    body = Enumerator.new do |out|
+      out << "first\n"
+      out << (RELEASE.pop(timeout: 30) ? "second\n" : "timed out\n")
+    end
+    [200, { "content-type" => "text/plain" }, body]
+  when "/fails-at-once"
+    [200, { "content-type" => "text/plain" }, FailsAtOnce.new]
+  when "/fails-halfway"
+    [200, { "content-type" => "text/plain" }, FailsHalfway.new]
+  when "/servlet"
+    request = env["java.servlet_request"]
+    response = env["java.servlet_response"]
+    context = $servlet_context.getContextPath
+    [200, { "content-type" => "text/plain" },
+     ["#{request.getMethod} #{request.getRequestURI} #{response.respond_to?(:setHeader)} #{context}\n"]]
+  else
+    input = env["rack.input"].read
+    lines = KEYS.map { |key| "#{key}=#{env[key]}" }
+    lines << "input=#{input.bytesize}:#{input[0, 64]}"
+    [200, { "content-type" => "text/plain", "x-app" => "rack" }, [lines.join("\n") + "\n"]]
+  end
+}
