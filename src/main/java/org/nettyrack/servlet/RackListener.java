@@ -43,7 +43,7 @@ public final class RackListener implements ServletContextListener {
             app = booter.boot(new HostedApp.Settings(params, root, context.getClassLoader(),
                 Map.of("$servlet_context", context), line -> context.log("nettyrack: " + line)));
             context.setAttribute(ServletDoor.ATTRIBUTE,
-                new ServletDoor(app, new StaticFiles(context, params.get("public.root"))));
+                new ServletDoor(app, context, new StaticFiles(context, params.get("public.root"))));
         } catch (HostedApp.BootFailure e) {
             String line = "nettyrack: cannot boot the Rack app of " + name(context) + ": " + e.getMessage();
             context.log(line);
@@ -53,7 +53,11 @@ public final class RackListener implements ServletContextListener {
 
     @Override
     public void contextDestroyed(ServletContextEvent event) {
+        Object door = event.getServletContext().getAttribute(ServletDoor.ATTRIBUTE);
         event.getServletContext().removeAttribute(ServletDoor.ATTRIBUTE);
+        if (door instanceof ServletDoor) {
+            ((ServletDoor) door).close();
+        }
         if (app != null) {
             app.close();
             app = null;

@@ -26,8 +26,8 @@ final class RequestBodies {
         if (declared >= 0 && !buffer.accepts(declared)) {
             return null;
         }
-        if (declared == 0) {
-            return RequestBody.EMPTY;
+        if (declared == 0 || (declared < 0 && request.getHeader("transfer-encoding") == null)) {
+            return RequestBody.EMPTY; // no body (RFC 9112 6.3); reading the input anyway upsets Jetty's upgrades
         }
         byte[] chunk = new byte[(int) Math.min(CHUNK, declared > 0 ? declared : CHUNK)];
         boolean done = false;

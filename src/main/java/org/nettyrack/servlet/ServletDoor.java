@@ -17,9 +17,9 @@ import org.nettyrack.core.ServerConfig;
  * files, kept by {@link RackListener} in a context attribute. A request, on the container's
  * thread: body read in full ({@link RequestBodies}: memory, then a temp file; 413 past
  * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → the
- * bridge, run by the core's {@link FailureResponse#serve} (the Netty door's 500 rules) → a
- * response that had to be cut is an exception thrown to the container, which then closes the
- * connection instead of completing the response.
+ * bridge, run by the core's {@link FailureResponse#serve} (the Netty door's 500 rules) → an
+ * accepted upgrade goes to {@link WebSockets}; a response that had to be cut is an exception
+ * thrown to the container, which then closes the connection instead of completing it.
  */
 final class ServletDoor {
     static final String ATTRIBUTE = ServletDoor.class.getName();
@@ -28,12 +28,21 @@ final class ServletDoor {
     private final HostedApp app;
     private final ServerConfig config;
     private final ErrorLog errorLog = ErrorLog.stderr();
+    private final WebSockets webSockets;
     final StaticFiles statics;
 
-    ServletDoor(HostedApp app, StaticFiles statics) {
+    ServletDoor(HostedApp app, ServletContext context, StaticFiles statics) {
         this.app = app;
         this.config = app.config();
         this.statics = statics;
+        this.webSockets = WebSockets.of(context, config, errorLog);
+    }
+
+    /** Stops what the door itself runs (push callback workers); the listener then stops the app. */
+    void close() {
+        if (webSockets != null) {
+            webSockets.close();
+        }
     }
 
     /** The door {@link RackListener} set up for this web app. */
@@ -54,9 +63,12 @@ final class ServletDoor {
             return;
         }
         try {
-            ServletResponseSink sink = new ServletResponseSink(resp);
-            FailureResponse.serve(app.handler(), new ServletRackRequest(req, resp, body, scriptName), sink, errorLog);
-            if (sink.aborted()) {
+            ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, webSockets != null);
+            ServletResponseSink sink = new ServletResponseSink(resp, request.upgrade());
+            FailureResponse.serve(app.handler(), request, sink, errorLog);
+            if (sink.acceptedEndpoint() != null) {
+                webSockets.upgrade(req, resp, sink.acceptedHeaders(), sink.acceptedEndpoint());
+            } else if (sink.aborted()) {
                 throw new ResponseCut(req.getMethod() + " " + req.getRequestURI());
             }
         } finally {

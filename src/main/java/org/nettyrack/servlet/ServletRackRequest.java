@@ -9,6 +9,7 @@ import java.util.Map;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.RequestBody;
+import org.nettyrack.core.push.Upgrade;
 
 /**
  * An {@link HttpServletRequest} as the core's {@link RackRequest}: the raw request URI and query
@@ -22,12 +23,16 @@ final class ServletRackRequest implements RackRequest {
     private final HttpServletResponse response;
     private final RequestBody body;
     private final String scriptName;
+    private final Upgrade upgrade;
 
-    ServletRackRequest(HttpServletRequest request, HttpServletResponse response, RequestBody body, String scriptName) {
+    /** {@code webSockets}: whether the container can switch this request to a WebSocket. */
+    ServletRackRequest(HttpServletRequest request, HttpServletResponse response, RequestBody body, String scriptName,
+                       boolean webSockets) {
         this.request = request;
         this.response = response;
         this.body = body;
         this.scriptName = scriptName;
+        this.upgrade = webSockets && Upgrade.of(this) == Upgrade.WEBSOCKET ? Upgrade.WEBSOCKET : Upgrade.NONE;
     }
 
     @Override
@@ -101,6 +106,12 @@ final class ServletRackRequest implements RackRequest {
     @Override
     public RequestBody body() {
         return body;
+    }
+
+    /** A WebSocket handshake when the container supports them; SSE is not offered (yet) behind this door. */
+    @Override
+    public Upgrade upgrade() {
+        return upgrade;
     }
 
     @Override

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
 import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.Upgrade;
 
 /**
  * The core's {@link ResponseSink} over an {@link HttpServletResponse}, used from the container's
@@ -19,10 +20,14 @@ import org.nettyrack.core.push.PushEndpoint;
  * container's own content length). A streamed head waits for the first body bytes, so a
  * failure before them can still become a 500; each write is flushed, so a body streams to the
  * client as it yields. An aborted response, or one shorter than its Content-Length, is
- * {@link #aborted}: {@link ServletDoor} then makes the container close the connection.
+ * {@link #aborted}: {@link ServletDoor} then makes the container close the connection. An
+ * accepted WebSocket upgrade is only recorded here, for {@link ServletDoor} to hand on.
  */
 final class ServletResponseSink implements ResponseSink {
     private final HttpServletResponse response;
+    private final Upgrade upgrade;
+    private ResponseHeaders acceptedHeaders;
+    private PushEndpoint acceptedEndpoint;
     private int status;
     private ResponseHeaders headers;
     private long declaredLength = -1;
@@ -33,8 +38,9 @@ final class ServletResponseSink implements ResponseSink {
     private boolean aborted;
     private OutputStream out;
 
-    ServletResponseSink(HttpServletResponse response) {
+    ServletResponseSink(HttpServletResponse response, Upgrade upgrade) {
         this.response = response;
+        this.upgrade = upgrade;
     }
 
     boolean aborted() {
@@ -116,9 +122,32 @@ final class ServletResponseSink implements ResponseSink {
         aborted = true;
     }
 
+    /**
+     * Records the accepted upgrade; {@link ServletDoor} hands it to the container once the
+     * bridge has returned (the container switches protocols after the request thread is done).
+     */
     @Override
     public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) {
-        throw new IllegalStateException("the servlet door does not switch connections to push yet");
+        if (upgrade == Upgrade.NONE) {
+            throw new IllegalStateException("the request asked for no upgrade");
+        }
+        if (committed) {
+            throw new IllegalStateException("response already started");
+        }
+        committed = true;
+        finished = true;
+        acceptedHeaders = headers;
+        acceptedEndpoint = endpoint;
+    }
+
+    /** The endpoint of an accepted upgrade, or null. */
+    PushEndpoint acceptedEndpoint() {
+        return acceptedEndpoint;
+    }
+
+    /** The headers the application answered an accepted upgrade with. */
+    ResponseHeaders acceptedHeaders() {
+        return acceptedHeaders;
     }
 
     @Override

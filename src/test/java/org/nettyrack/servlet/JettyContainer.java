@@ -3,6 +3,7 @@ package org.nettyrack.servlet;
 import java.net.URI;
 import java.nio.file.Path;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.ee10.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -22,6 +23,9 @@ final class JettyContainer implements Container {
         server.addConnector(connector);
         context = new WebAppContext(webApp.toString(), contextPath);
         context.setThrowUnavailableOnStartupException(true);
+        // Tomcat's WebSocket initializer is on the test's class path too: Jetty must not run it.
+        context.setAttribute("org.eclipse.jetty.containerInitializerExclusionPattern", "org\\.apache\\..*");
+        JakartaWebSocketServletContainerInitializer.configure(context, null);
         server.setHandler(context);
         try {
             server.start();

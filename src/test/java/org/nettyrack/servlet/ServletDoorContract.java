@@ -14,11 +14,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -73,7 +77,7 @@ abstract class ServletDoorContract {
         String body = response.body();
         for (String line : new String[] {"REQUEST_METHOD=GET", "SCRIPT_NAME=/app", "PATH_INFO=/hello/world",
             "QUERY_STRING=x=1&y=%20", "SERVER_PROTOCOL=HTTP/1.1", "HTTP_X_TEST=yes", "rack.url_scheme=http",
-            "input=0:"}) {
+            "rack.upgrade?=", "input=0:"}) {
             assertTrue(body.contains(line + "\n"), () -> line + " missing from:\n" + body);
         }
     }
@@ -159,6 +163,39 @@ abstract class ServletDoorContract {
     }
 
     @Test
+    void webSocketEcho() throws Exception {
+        Messages messages = new Messages();
+        WebSocket socket = client.newWebSocketBuilder().buildAsync(ws("ws"), messages).get(30, TimeUnit.SECONDS);
+        assertEquals("open /app/ws", messages.next());
+        socket.sendText("héllo", true).get(30, TimeUnit.SECONDS);
+        assertEquals("echo: héllo", messages.next());
+        socket.sendText("bye", true).get(30, TimeUnit.SECONDS);
+        assertEquals("echo: bye", messages.next());
+        assertEquals("closed 1000", messages.next());
+    }
+
+    @Test
+    void webSocketPubSubReachesEveryConnection() throws Exception {
+        Messages first = new Messages();
+        Messages second = new Messages();
+        WebSocket a = client.newWebSocketBuilder().buildAsync(ws("room"), first).get(30, TimeUnit.SECONDS);
+        WebSocket b = client.newWebSocketBuilder().buildAsync(ws("room"), second).get(30, TimeUnit.SECONDS);
+        assertEquals("joined", first.next());
+        assertEquals("joined", second.next());
+        a.sendText("hi all", true).get(30, TimeUnit.SECONDS);
+        assertEquals("hi all", first.next());
+        assertEquals("hi all", second.next());
+        a.sendClose(WebSocket.NORMAL_CLOSURE, "").get(30, TimeUnit.SECONDS);
+        b.sendClose(WebSocket.NORMAL_CLOSURE, "").get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void plainRequestToAWebSocketRouteIsNotUpgraded() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(url("ws")));
+        assertEquals(426, response.statusCode());
+    }
+
+    @Test
     void bootErrorFailsTheDeployment(@TempDir Path dir) throws Exception {
         Path root = new WebApp(dir.resolve("broken")).rackup("run lambda { |env|\n").build();
         try (Container broken = newContainer()) {
@@ -193,6 +230,43 @@ abstract class ServletDoorContract {
     private static Set<Thread> rubyThreads() {
         return Thread.getAllStackTraces().keySet().stream()
             .filter(thread -> thread.getName().startsWith("Ruby-")).collect(Collectors.toSet());
+    }
+
+    /** Text messages and the close a WebSocket client received, in order. */
+    private static final class Messages implements WebSocket.Listener {
+        private final BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        private final StringBuilder partial = new StringBuilder();
+
+        @Override
+        public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                received.add(partial.toString());
+                partial.setLength(0);
+            }
+            socket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket socket, int status, String reason) {
+            received.add("closed " + status);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket socket, Throwable error) {
+            received.add("error " + error);
+        }
+
+        String next() throws InterruptedException {
+            String message = received.poll(30, TimeUnit.SECONDS);
+            return message == null ? "nothing within 30 s" : message;
+        }
+    }
+
+    private URI ws(String path) {
+        return URI.create(url(path).toString().replaceFirst("^http", "ws"));
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {

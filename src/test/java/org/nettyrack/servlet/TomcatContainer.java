@@ -38,6 +38,8 @@ final class TomcatContainer implements Container {
         // Tomcat's default web.xml also maps JSPs, whose servlet (Jasper) embedded Tomcat lacks.
         tomcat.setAddDefaultWebXmlToWebapp(false);
         context = tomcat.addWebapp(contextPath, webApp.toString());
+        // Jetty's WebSocket initializer is on the test's class path too: Tomcat must not run it.
+        context.setContainerSciFilter("org\\.eclipse\\..*");
         context.addLifecycleListener(event -> {
             if (Lifecycle.BEFORE_START_EVENT.equals(event.getType())) {
                 Wrapper servlet = Tomcat.addServlet(context, "default", "org.apache.catalina.servlets.DefaultServlet");

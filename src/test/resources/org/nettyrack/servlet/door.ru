@@ -22,11 +22,42 @@ class FailsHalfway
   end
 end
 
+# rack.upgrade (iodine's API): echoes, and closes on "bye".
+class Echo
+  def on_open(client)
+    client.write("open #{client.env['SCRIPT_NAME']}#{client.env['PATH_INFO']}")
+  end
+
+  def on_message(client, data)
+    client.write("echo: #{data}")
+    client.close if data == "bye"
+  end
+end
+
+# Every connection subscribes to "room"; what one sends, all get.
+class Room
+  def on_open(client)
+    client.subscribe("room")
+    client.write("joined")
+  end
+
+  def on_message(client, data)
+    client.publish("room", data)
+  end
+end
+
 KEYS = %w[REQUEST_METHOD SCRIPT_NAME PATH_INFO QUERY_STRING SERVER_PROTOCOL CONTENT_TYPE CONTENT_LENGTH
-          HTTP_X_TEST rack.url_scheme].freeze
+          HTTP_X_TEST rack.url_scheme rack.upgrade?].freeze
 
 run lambda { |env|
   case env["PATH_INFO"]
+  when "/ws", "/room"
+    if env["rack.upgrade?"] == :websocket
+      env["rack.upgrade"] = env["PATH_INFO"] == "/ws" ? Echo.new : Room.new
+      [101, { "x-upgraded-by" => "rack" }, []]
+    else
+      [426, { "content-type" => "text/plain" }, ["WebSocket only\n"]]
+    end
   when "/release"
     RELEASE << :go
     [200, { "content-type" => "text/plain" }, ["released\n"]]
