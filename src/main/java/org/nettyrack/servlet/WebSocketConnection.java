@@ -140,6 +140,7 @@ final class WebSocketConnection implements PushConnection {
     private void sent(SendResult result) {
         Frame next;
         boolean drained;
+        boolean close;
         synchronized (this) {
             drained = backlog.written(inFlight.data().length);
             if (!result.isOK()) {
@@ -148,13 +149,14 @@ final class WebSocketConnection implements PushConnection {
             }
             next = queue.poll();
             inFlight = next;
+            close = next == null && closing != null;
         }
         if (drained && callbacks != null) {
             callbacks.drained();
         }
         if (next != null) {
             transmit(next);
-        } else if (closing != null) {
+        } else if (close) {
             closeNow();
         }
     }

@@ -57,6 +57,7 @@ abstract class ServletDoorContract {
             .param("test.marker", marker.toString())
             .param("body-buffer", "1k")
             .param("max-body-size", "64k")
+            .param("max-push-queue", "64k")
             .param("jruby.max.runtimes", "4")
             .build();
         container = newContainer();
@@ -190,6 +191,19 @@ abstract class ServletDoorContract {
     }
 
     @Test
+    void clientThatDoesNotReadIsClosedWith1008AtTheQueueLimit() throws Exception {
+        Messages messages = new Messages(false);
+        WebSocket socket = client.newWebSocketBuilder().buildAsync(ws("flood"), messages).get(30, TimeUnit.SECONDS);
+        assertEquals("refused write", send(HttpRequest.newBuilder(url("flood-result"))).body().replaceAll(" \\d+,.*", ""));
+        socket.request(Long.MAX_VALUE);
+        String last;
+        do {
+            last = messages.next();
+        } while (last.startsWith("xxxx"));
+        assertEquals("closed 1008", last);
+    }
+
+    @Test
     void plainRequestToAWebSocketRouteIsNotUpgraded() throws Exception {
         HttpResponse<String> response = send(HttpRequest.newBuilder(url("ws")));
         assertEquals(426, response.statusCode());
@@ -236,6 +250,23 @@ abstract class ServletDoorContract {
     private static final class Messages implements WebSocket.Listener {
         private final BlockingQueue<String> received = new LinkedBlockingQueue<>();
         private final StringBuilder partial = new StringBuilder();
+        private final boolean reading;
+
+        Messages() {
+            this(true);
+        }
+
+        /** {@code reading}: false for a client that reads nothing until the test calls request(). */
+        Messages(boolean reading) {
+            this.reading = reading;
+        }
+
+        @Override
+        public void onOpen(WebSocket socket) {
+            if (reading) {
+                socket.request(1);
+            }
+        }
 
         @Override
         public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
@@ -244,7 +275,9 @@ abstract class ServletDoorContract {
                 received.add(partial.toString());
                 partial.setLength(0);
             }
-            socket.request(1);
+            if (reading) {
+                socket.request(1);
+            }
             return null;
         }
 

@@ -3,6 +3,8 @@
 # The servlet door's test app (ServletDoorContract): what the env held, a streamed body that
 # waits for the test between its parts, and bodies that fail before and after their first byte.
 
+require "timeout"
+
 RELEASE = Queue.new
 MARKER = $servlet_context.getInitParameter("test.marker")
 at_exit { File.write(MARKER, "runtime stopped") if MARKER }
@@ -46,14 +48,27 @@ class Room
   end
 end
 
+# Writes 256 KB messages to a client that does not read, until the send queue (max-push-queue)
+# refuses one; /flood-result says after how many.
+FLOODS = Queue.new
+class Flood
+  def on_open(client)
+    chunk = "x" * (256 * 1024)
+    sent = (1..100).find { !client.write(chunk) }
+    FLOODS << (sent ? "refused write #{sent}, open? #{client.open?}" : "never refused")
+  end
+end
+
 KEYS = %w[REQUEST_METHOD SCRIPT_NAME PATH_INFO QUERY_STRING SERVER_PROTOCOL CONTENT_TYPE CONTENT_LENGTH
           HTTP_X_TEST rack.url_scheme rack.upgrade?].freeze
 
 run lambda { |env|
   case env["PATH_INFO"]
-  when "/ws", "/room"
+  when "/flood-result"
+    [200, { "content-type" => "text/plain" }, [Timeout.timeout(30) { FLOODS.pop }]]
+  when "/ws", "/room", "/flood"
     if env["rack.upgrade?"] == :websocket
-      env["rack.upgrade"] = env["PATH_INFO"] == "/ws" ? Echo.new : Room.new
+      env["rack.upgrade"] = { "/ws" => Echo, "/room" => Room, "/flood" => Flood }.fetch(env["PATH_INFO"]).new
       [101, { "x-upgraded-by" => "rack" }, []]
     else
       [426, { "content-type" => "text/plain" }, ["WebSocket only\n"]]
@@ -64,7 +79,7 @@ run lambda { |env|
   when "/stream"
     body = Enumerator.new do |out|
       out << "first\n"
-      out << (RELEASE.pop(timeout: 30) ? "second\n" : "timed out\n")
+      out << (Timeout.timeout(30) { RELEASE.pop } ? "second\n" : "timed out\n")
     end
     [200, { "content-type" => "text/plain" }, body]
   when "/fails-at-once"
