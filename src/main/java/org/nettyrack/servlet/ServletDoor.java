@@ -64,7 +64,7 @@ final class ServletDoor {
         }
         try {
             ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, webSockets != null);
-            ServletResponseSink sink = new ServletResponseSink(resp, request.upgrade());
+            ServletResponseSink sink = new ServletResponseSink(resp, "HEAD".equals(req.getMethod()), request.upgrade());
             FailureResponse.serve(app.handler(), request, sink, errorLog);
             if (sink.acceptedEndpoint() != null) {
                 webSockets.upgrade(req, resp, sink.acceptedHeaders(), sink.acceptedEndpoint());

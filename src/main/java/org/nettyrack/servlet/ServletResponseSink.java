@@ -15,7 +15,8 @@ import org.nettyrack.core.push.Upgrade;
 /**
  * The core's {@link ResponseSink} over an {@link HttpServletResponse}, used from the container's
  * request thread. The container owns framing (Content-Length when this sets one, chunked
- * otherwise, no body for HEAD, 204 and 304) and keep-alive; this sets the status and the
+ * otherwise) and keep-alive; this sends no body for HEAD, 204 and 304 (a HEAD keeps its
+ * Content-Length), and sets the status and the
  * application's headers (minus Transfer-Encoding and Content-Length, which it turns into the
  * container's own content length). A streamed head waits for the first body bytes, so a
  * failure before them can still become a 500; each write is flushed, so a body streams to the
@@ -25,6 +26,7 @@ import org.nettyrack.core.push.Upgrade;
  */
 final class ServletResponseSink implements ResponseSink {
     private final HttpServletResponse response;
+    private final boolean head;
     private final Upgrade upgrade;
     private ResponseHeaders acceptedHeaders;
     private PushEndpoint acceptedEndpoint;
@@ -38,8 +40,9 @@ final class ServletResponseSink implements ResponseSink {
     private boolean aborted;
     private OutputStream out;
 
-    ServletResponseSink(HttpServletResponse response, Upgrade upgrade) {
+    ServletResponseSink(HttpServletResponse response, boolean head, Upgrade upgrade) {
         this.response = response;
+        this.head = head;
         this.upgrade = upgrade;
     }
 
@@ -168,7 +171,7 @@ final class ServletResponseSink implements ResponseSink {
         this.headers = headers;
         String declared = headers.get("content-length");
         declaredLength = declared != null ? parseLength(declared) : contentLength;
-        bodyAllowed = !bodiless(status);
+        bodyAllowed = !bodiless(status) && !head;
     }
 
     /** Sends the head {@link #begin} recorded: from here on the response cannot be replaced. */

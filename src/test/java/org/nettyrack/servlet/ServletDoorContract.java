@@ -102,6 +102,28 @@ abstract class ServletDoorContract {
     }
 
     @Test
+    void rackLintAcceptsTheEnv() throws Exception {
+        assertEquals("lint ok 0\n", send(HttpRequest.newBuilder(url("lint"))).body());
+        assertEquals("lint ok 5\n", send(HttpRequest.newBuilder(url("lint")).POST(HttpRequest.BodyPublishers.ofString("hello"))).body());
+    }
+
+    @Test
+    void toPathBodyIsSentWhole() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(url("file")));
+        assertEquals(200, response.statusCode());
+        assertEquals(fixture("door.ru"), response.body());
+    }
+
+    @Test
+    void headGetsTheLengthAndNoBody() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(url("file")).method("HEAD", HttpRequest.BodyPublishers.noBody()));
+        assertEquals(200, response.statusCode());
+        assertEquals(String.valueOf(fixture("door.ru").getBytes(StandardCharsets.UTF_8).length),
+            response.headers().firstValue("content-length").orElse(""));
+        assertEquals("", response.body());
+    }
+
+    @Test
     void bodyBeyondTheBufferIsSpooledWhole() throws Exception {
         String big = "0123456789abcdef".repeat(3000); // 48000 bytes: beyond body-buffer 1k, within 64k
         String body = send(HttpRequest.newBuilder(url("echo")).POST(HttpRequest.BodyPublishers.ofString(big))).body();

@@ -4,6 +4,8 @@
 # waits for the test between its parts, and bodies that fail before and after their first byte.
 
 require "timeout"
+require "uri" # Rack 2.2's Rack::Lint checks SERVER_NAME with URI.parse but does not load it
+require "rack/lint"
 
 RELEASE = Queue.new
 MARKER = $servlet_context.getInitParameter("test.marker")
@@ -48,6 +50,23 @@ class Room
   end
 end
 
+# A body the server may send as a file.
+class FileBody
+  def initialize(path)
+    @path = path
+  end
+
+  def to_path
+    @path
+  end
+
+  def each
+    yield File.binread(@path)
+  end
+end
+
+LINTED = Rack::Lint.new(->(env) { [200, { "content-type" => "text/plain" }, ["lint ok #{env['rack.input'].read.bytesize}\n"]] })
+
 # Writes 256 KB messages to a client that does not read, until the send queue (max-push-queue)
 # refuses one; /flood-result says after how many.
 FLOODS = Queue.new
@@ -64,6 +83,11 @@ KEYS = %w[REQUEST_METHOD SCRIPT_NAME PATH_INFO QUERY_STRING SERVER_PROTOCOL CONT
 
 run lambda { |env|
   case env["PATH_INFO"]
+  when "/lint"
+    LINTED.call(env)
+  when "/file"
+    path = File.join(Dir.pwd, "config.ru")
+    [200, { "content-type" => "text/plain", "content-length" => File.size(path).to_s }, FileBody.new(path)]
   when "/flood-result"
     [200, { "content-type" => "text/plain" }, [Timeout.timeout(30) { FLOODS.pop }]]
   when "/ws", "/room", "/flood"
