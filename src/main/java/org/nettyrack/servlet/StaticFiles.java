@@ -4,7 +4,6 @@ import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.File;
 import java.io.IOException;
@@ -61,23 +60,17 @@ final class StaticFiles {
         return real == null || new File(real).isFile() ? candidate : null;
     }
 
-    /** Hands the request to the container's default servlet, as a request for {@code file}. */
+    /**
+     * Hands the request to the container's default servlet: by name, the request as it is, when
+     * static files are at the root; else forwarded to {@code file}'s own path (which must map to
+     * the default servlet: a {@link RackServlet} mapped to {@code /*} needs public.root at "/").
+     */
     void serve(String file, HttpServletRequest request, HttpServletResponse response) throws ServletException, IOException {
-        RequestDispatcher dispatcher = context.getNamedDispatcher("default");
+        RequestDispatcher dispatcher = atRoot() ? context.getNamedDispatcher("default") : context.getRequestDispatcher(file);
         if (dispatcher == null) {
             response.sendError(HttpServletResponse.SC_NOT_FOUND);
             return;
         }
-        dispatcher.forward(new HttpServletRequestWrapper(request) {
-            @Override
-            public String getServletPath() {
-                return file;
-            }
-
-            @Override
-            public String getPathInfo() {
-                return null;
-            }
-        }, response);
+        dispatcher.forward(request, response);
     }
 }

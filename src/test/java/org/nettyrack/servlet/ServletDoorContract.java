@@ -267,16 +267,18 @@ abstract class ServletDoorContract {
     }
 
     @Test
-    void undeployStopsTheRuntime(@TempDir Path dir) throws Exception {
+    void servletUnderAPathWithPublicRootAndUndeploy(@TempDir Path dir) throws Exception {
         Path stopped = dir.resolve("stopped");
         String rackup = "at_exit { File.write(" + rubyString(stopped.toString()) + ", 'runtime stopped') }\n"
             + "run lambda { |env| [200, {}, [\"#{env['SCRIPT_NAME']} #{env['PATH_INFO']}\"]] }\n";
-        Path root = new WebApp(dir.resolve("inline")).param("rackup", rackup).servlet("/rack/*").build();
+        Path root = new WebApp(dir.resolve("inline")).param("rackup", rackup).servlet("/rack/*")
+            .param("public.root", "/public").file("public/rack/static.txt", "static under public.root\n").build();
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         try (Container inline = newContainer()) {
             assertTrue(inline.deploy(root, "/inline"), () -> "deployment failed: " + inline.failure());
             URI uri = inline.base().resolve("rack/x/y");
             assertEquals("/inline/rack /x/y", send(HttpRequest.newBuilder(uri)).body());
+            assertEquals("static under public.root\n", send(HttpRequest.newBuilder(inline.base().resolve("rack/static.txt"))).body());
             Set<Thread> started = rubyThreads();
             started.removeAll(before);
             assertFalse(Files.exists(stopped));
