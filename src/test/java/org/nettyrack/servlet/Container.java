@@ -17,6 +17,9 @@ interface Container extends AutoCloseable {
     /** Stops the web app (its listener's contextDestroyed runs), leaving the container up. */
     void undeploy() throws Exception;
 
+    /** Starts the web app again after {@link #undeploy}. */
+    void redeploy() throws Exception;
+
     /** What the container said about a failed deployment. */
     String failure();
 

@@ -51,6 +51,11 @@ final class JettyContainer implements Container {
     }
 
     @Override
+    public void redeploy() throws Exception {
+        context.start();
+    }
+
+    @Override
     public String failure() {
         return failure;
     }

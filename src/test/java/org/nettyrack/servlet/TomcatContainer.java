@@ -73,6 +73,11 @@ final class TomcatContainer implements Container {
     }
 
     @Override
+    public void redeploy() throws Exception {
+        context.start();
+    }
+
+    @Override
     public String failure() {
         return failure;
     }
