@@ -23,6 +23,17 @@ public final class RackFilter implements Filter {
         door = ServletDoor.of(config.getServletContext());
     }
 
+    /**
+     * The container stops the web app: push connections end here, while its WebSocket support
+     * still runs (Tomcat stops that before the listeners hear of it).
+     */
+    @Override
+    public void destroy() {
+        if (door != null) {
+            door.close();
+        }
+    }
+
     @Override
     public void doFilter(ServletRequest request, ServletResponse response, FilterChain chain)
         throws IOException, ServletException {

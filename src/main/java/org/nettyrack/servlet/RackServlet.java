@@ -23,6 +23,14 @@ public final class RackServlet extends HttpServlet {
         door = ServletDoor.of(getServletContext());
     }
 
+    /** As {@link RackFilter#destroy}: push connections end while the container's WebSocket support still runs. */
+    @Override
+    public void destroy() {
+        if (door != null) {
+            door.close();
+        }
+    }
+
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws ServletException, IOException {
         String file = door.statics.find(req);

@@ -38,7 +38,10 @@ final class ServletDoor {
         this.webSockets = WebSockets.of(context, config, errorLog);
     }
 
-    /** Stops what the door itself runs (push callback workers); the listener then stops the app. */
+    /**
+     * Stops what the door itself runs (push connections, their callback workers), once: from the
+     * filter's or servlet's destroy, else from the listener, which then stops the app.
+     */
     void close() {
         if (webSockets != null) {
             webSockets.close();

@@ -85,11 +85,16 @@ final class WebSocketConnection implements PushConnection {
 
     @Override
     public void close() {
+        closeWith(PushClose.DONE);
+    }
+
+    /** Closes with {@code reason} once the send in flight is done; queued writes still go first. */
+    void closeWith(PushClose reason) {
         synchronized (this) {
             if (closing != null) {
                 return;
             }
-            closing = PushClose.DONE;
+            closing = reason;
             if (inFlight != null) {
                 return; // sent() closes once the queue is empty
             }

@@ -7,9 +7,11 @@ import jakarta.websocket.MessageHandler;
 import jakarta.websocket.Session;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
+import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.PushSession;
 
@@ -25,14 +27,27 @@ public final class WebSocketEndpoint extends Endpoint {
     private final Workers workers;
     private final ServerConfig config;
     private final ErrorLog errorLog;
-    private WebSocketConnection connection;
-    private PushSession callbacks;
+    private final Set<WebSocketEndpoint> open;
+    private volatile WebSocketConnection connection;
+    private volatile PushSession callbacks;
 
-    WebSocketEndpoint(PushEndpoint app, Workers workers, ServerConfig config, ErrorLog errorLog) {
+    /** {@code open}: the door's open connections, which this one joins until it closes. */
+    WebSocketEndpoint(PushEndpoint app, Workers workers, ServerConfig config, ErrorLog errorLog,
+                      Set<WebSocketEndpoint> open) {
         this.app = app;
         this.workers = workers;
         this.config = config;
         this.errorLog = errorLog;
+        this.open = open;
+    }
+
+    /** The web app stops: {@code on_shutdown}, then a close with 1001, in callback order. */
+    void shutdown() {
+        PushSession session = callbacks;
+        if (session != null) {
+            session.shutdown();
+            session.run(() -> connection.closeWith(PushClose.SHUTDOWN));
+        }
     }
 
     @Override
@@ -50,22 +65,28 @@ public final class WebSocketEndpoint extends Endpoint {
             buffer.get(data);
             callbacks.message(data, false);
         });
+        open.add(this);
         callbacks.opened();
     }
 
     @Override
     public void onClose(Session session, CloseReason reason) {
-        if (connection != null) {
-            connection.ended();
-            callbacks.closed();
-        }
+        ended();
     }
 
     @Override
     public void onError(Session session, Throwable failure) {
+        ended();
+    }
+
+    private void ended() {
         if (connection != null) {
             connection.ended();
             callbacks.closed();
+        }
+        synchronized (open) {
+            open.remove(this);
+            open.notifyAll();
         }
     }
 }

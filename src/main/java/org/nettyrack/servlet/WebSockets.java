@@ -12,6 +12,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
@@ -25,7 +28,8 @@ import org.nettyrack.core.push.UpgradeRefusal;
  * application accepted a {@code rack.upgrade}, the request goes to
  * {@link ServerContainer#upgradeHttpToWebSocket} with a {@link WebSocketEndpoint} for it; the
  * 101 carries the application's headers ({@link PushHead}) and the subprotocol it chose. The
- * callbacks run on this door's own {@link WorkerPool}, stopped on undeploy. Loaded only when
+ * callbacks run on this door's own {@link WorkerPool}; on undeploy the open connections get
+ * {@code on_shutdown}, 1001 and {@code on_close} before the pool stops. Loaded only when
  * the container publishes a {@code ServerContainer}, so a container without WebSocket support
  * still runs the door (without {@code rack.upgrade?}).
  */
@@ -36,6 +40,8 @@ final class WebSockets {
     private final ServerConfig config;
     private final ErrorLog errorLog;
     private final WorkerPool workers;
+    private final Set<WebSocketEndpoint> open = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private WebSockets(ServerContainer container, ServerConfig config, ErrorLog errorLog) {
         this.container = container;
@@ -57,7 +63,7 @@ final class WebSockets {
         String subprotocol = PushHead.subprotocol(appHeaders);
         ServerEndpointConfig endpointConfig = ServerEndpointConfig.Builder.create(WebSocketEndpoint.class, path(req))
             .subprotocols(subprotocol == null ? List.of() : List.of(subprotocol))
-            .configurator(new Handshake(new WebSocketEndpoint(endpoint, workers, config, errorLog), headers, subprotocol))
+            .configurator(new Handshake(new WebSocketEndpoint(endpoint, workers, config, errorLog, open), headers, subprotocol))
             .build();
         try {
             container.upgradeHttpToWebSocket(req, resp, endpointConfig, Map.of());
@@ -79,9 +85,26 @@ final class WebSockets {
         return path.isEmpty() ? "/" : path.replace("{", "%7B").replace("}", "%7D");
     }
 
-    /** Stops the callback workers (undeploy), giving running callbacks a few seconds. */
+    /**
+     * The web app stops: every open connection gets {@code on_shutdown} and a 1001 close, and
+     * once they have closed (5 s at most) the workers run what is queued, each {@code on_close}
+     * included, and stop (5 s more at most).
+     */
     void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        for (WebSocketEndpoint endpoint : open) {
+            endpoint.shutdown();
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
         try {
+            synchronized (open) {
+                long left;
+                while (!open.isEmpty() && (left = (deadline - System.nanoTime()) / 1_000_000L) > 0) {
+                    open.wait(left);
+                }
+            }
             workers.shutdown(5_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

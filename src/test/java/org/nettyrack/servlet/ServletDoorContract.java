@@ -269,8 +269,19 @@ abstract class ServletDoorContract {
     @Test
     void servletUnderAPathWithPublicRootAndRedeploys(@TempDir Path dir) throws Exception {
         Path stopped = dir.resolve("stopped");
+        Path pushLog = dir.resolve("push.log");
         String rackup = "at_exit { File.write(" + rubyString(stopped.toString()) + ", 'runtime stopped') }\n"
-            + "run lambda { |env| [200, {}, [\"#{env['SCRIPT_NAME']} #{env['PATH_INFO']}\"]] }\n";
+            + "LOG = " + rubyString(pushLog.toString()) + "\n"
+            + "class Ws\n"
+            + "  def on_open(client) = client.write('hello')\n"
+            + "  def on_shutdown(client) = File.write(LOG, \"on_shutdown\\n\", mode: 'a')\n"
+            + "  def on_close(client) = File.write(LOG, \"on_close\\n\", mode: 'a')\n"
+            + "end\n"
+            + "run lambda { |env|\n"
+            + "  next [200, {}, [\"#{env['SCRIPT_NAME']} #{env['PATH_INFO']}\"]] unless env['rack.upgrade?']\n"
+            + "  env['rack.upgrade'] = Ws.new\n"
+            + "  [101, {}, []]\n"
+            + "}\n";
         Path root = new WebApp(dir.resolve("inline")).param("rackup", rackup).servlet("/rack/*")
             .param("public.root", "/public").file("public/rack/static.txt", "static under public.root\n").build();
         Set<Thread> before = Thread.getAllStackTraces().keySet();
@@ -282,10 +293,17 @@ abstract class ServletDoorContract {
                     inline.redeploy();
                 }
                 assertEquals("/inline/rack /x/y", send(HttpRequest.newBuilder(inline.base().resolve("rack/x/y"))).body());
+                Messages messages = new Messages();
+                client.newWebSocketBuilder().buildAsync(URI.create(inline.base().resolve("rack/ws").toString()
+                    .replaceFirst("^http", "ws")), messages).get(30, TimeUnit.SECONDS);
+                assertEquals("hello", messages.next());
                 assertFalse(Files.exists(stopped));
                 inline.undeploy();
                 assertEquals("runtime stopped", Files.readString(stopped), "round " + round);
+                assertEquals("on_shutdown\non_close\n", Files.readString(pushLog), "round " + round);
+                assertEquals("closed 1001", messages.next());
                 Files.delete(stopped);
+                Files.delete(pushLog);
             }
             // Gone when undeploy returns: containers check for leaked threads right then.
             Set<String> left = rubyThreads().stream().filter(thread -> !before.contains(thread))
