@@ -114,12 +114,13 @@ end
 # RackRequest#scriptName): SCRIPT_NAME is that prefix of the path, PATH_INFO the rest.
 RSpec.describe "the Rack env of an app mounted below the root" do
   # A RackRequest for GET +target+ with +script_name+, as a second transport would make it.
-  def mounted_request(script_name, target)
+  def mounted_request(script_name, target, transport_env = {})
     values = {
       "method" => "GET", "target" => target, "scriptName" => script_name, "protocol" => "HTTP/1.1",
       "scheme" => "http", "remoteAddress" => "127.0.0.1", "remotePort" => 40_000, "localAddress" => "127.0.0.1",
       "localPort" => 8080, "body" => Java::OrgNettyrackCore::RequestBody::EMPTY,
-      "upgrade" => Java::OrgNettyrackCorePush::Upgrade::NONE, "toString" => "mounted request"
+      "upgrade" => Java::OrgNettyrackCorePush::Upgrade::NONE, "toString" => "mounted request",
+      "transportEnv" => java.util.HashMap.new(transport_env)
     }
     proxy(Java::OrgNettyrackCore::RackRequest) do |name, args|
       case name
@@ -152,7 +153,7 @@ RSpec.describe "the Rack env of an app mounted below the root" do
                                                handler)
   end
 
-  def env_for(script_name, target)
+  def env_for(script_name, target, transport_env = {}, keys: %w[SCRIPT_NAME PATH_INFO QUERY_STRING REQUEST_URI])
     seen = Queue.new
     app = Rack::Lint.new(lambda do |env|
       seen << env
@@ -160,9 +161,15 @@ RSpec.describe "the Rack env of an app mounted below the root" do
     end)
     bridge = Java::OrgNettyrackJruby::RackBridge.new(app, StringIO.new, false, Java::OrgNettyrackCorePush::LocalPubSub.new)
     statuses = []
-    bridge.handle(mounted_request(script_name, target), status_sink(statuses))
+    bridge.handle(mounted_request(script_name, target, transport_env), status_sink(statuses))
     expect(statuses).to eq([200]), "Rack::Lint accepted the env"
-    BridgeHelper.take(seen, 1).values_at("SCRIPT_NAME", "PATH_INFO", "QUERY_STRING", "REQUEST_URI")
+    BridgeHelper.take(seen, 1).values_at(*keys)
+  end
+
+  it "adds the transport's own objects as they are (a servlet door's java.servlet_request)" do
+    request = java.util.ArrayList.new(["the servlet request"])
+    seen, = env_for("/app", "/app/x", { "java.servlet_request" => request }, keys: ["java.servlet_request"])
+    expect(seen).to be(request)
   end
 
   it "splits the path into SCRIPT_NAME and PATH_INFO" do

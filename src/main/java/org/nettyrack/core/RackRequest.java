@@ -2,6 +2,7 @@ package org.nettyrack.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.nettyrack.core.push.Upgrade;
 
 /**
@@ -70,5 +71,14 @@ public interface RackRequest {
      */
     default Upgrade upgrade() {
         return Upgrade.NONE;
+    }
+
+    /**
+     * Env entries the transport adds as they are: its own Java objects, for applications that
+     * reach past Rack (a servlet door's {@code java.servlet_request}, as jruby-rack sets).
+     * None by default; the names must not be Rack's.
+     */
+    default Map<String, Object> transportEnv() {
+        return Map.of();
     }
 }

@@ -2,11 +2,13 @@ package org.nettyrack.jruby;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyHash;
 import org.jruby.RubyString;
 import org.jruby.RubySymbol;
+import org.jruby.javasupport.JavaUtil;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.nettyrack.core.HeaderVisitor;
@@ -25,7 +27,8 @@ import org.nettyrack.core.push.Upgrade;
  * <li>SERVER_NAME and SERVER_PORT, from the Host header when present, else the local address;</li>
  * <li>HTTP_ variables for the client-supplied headers, CONTENT_TYPE and CONTENT_LENGTH
  * without the prefix; repeated headers joined with ", " (cookies with "; ");</li>
- * <li>rack.input, rack.errors, rack.url_scheme, rack.multithread, rack.response_finished.</li>
+ * <li>rack.input, rack.errors, rack.url_scheme, rack.multithread, rack.response_finished;</li>
+ * <li>the transport's own objects ({@link RackRequest#transportEnv}) as Java objects.</li>
  * </ul>
  * A header whose name contains "_" never overrides or joins the one spelled with "-"
  * ({@code X_Forwarded_For} cannot impersonate {@code X-Forwarded-For}, CVE-2024-45614 in
@@ -107,6 +110,11 @@ final class EnvBuilder {
             // iodine's SPEC-WebSocket-Draft: "rack.upgrade?" is :websocket or :sse when the
             // request may be upgraded; the app answers by setting "rack.upgrade" to a handler.
             env.op_aset(context, keys.rackUpgradeP, upgrade == Upgrade.WEBSOCKET ? websocket : sse);
+        }
+        Map<String, Object> extra = request.transportEnv();
+        if (!extra.isEmpty()) {
+            extra.forEach((name, value) ->
+                env.op_aset(context, keys.key(name), JavaUtil.convertJavaToUsableRubyObject(runtime, value)));
         }
         return env;
     }

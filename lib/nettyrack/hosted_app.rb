@@ -1,0 +1,78 @@
+# frozen_string_literal: true
+
+require_relative "errors"
+require_relative "configuration"
+require_relative "java_config"
+require_relative "app_loader"
+
+module Nettyrack
+  # Boots a web app's Rack application inside a servlet container: the Java side
+  # (org.nettyrack.jruby.HostedRuntime) makes the runtime, with GEM_PATH and RACK_ENV set, then
+  # calls .boot with the context params; this loads the rackup the CLI's way (AppLoader) and
+  # turns our limits, named as the CLI's flags without the dashes (max-body-size), into the
+  # ServerConfig the door reads. Every failure is a BootError of one line.
+  #
+  #   app, config = Nettyrack::HostedApp.boot({ "rackup.path" => "/WEB-INF/config.ru" }, "/srv/app", log)
+  module HostedApp
+    # Limits a servlet door applies; the container's own settings cover the others.
+    APPLIED = %i[max_body_size body_buffer max_message_size max_push_queue push_timeout].freeze
+
+    module_function
+
+    # params: String => String; root: the web app's directory; log: anything with #accept(String).
+    def boot(params, root, log)
+      app_root = resolve(root, params["app.root"] || "/WEB-INF")
+      raise BootError, "app.root #{app_root} is not a directory" unless File.directory?(app_root)
+
+      Dir.chdir(app_root)
+      config = limits(params, log)
+      [load_app(params, root), config]
+    end
+
+    # jruby-rack's paths are relative to the web app's root ("/WEB-INF/config.ru"); a path that
+    # is not there but exists on its own is taken as it is.
+    def resolve(root, path)
+      inside = File.join(root, path)
+      File.exist?(inside) || !File.exist?(path) ? File.expand_path(inside) : File.expand_path(path)
+    end
+
+    def load_app(params, root)
+      script = params["rackup"]
+      return from_string(script) if script && !script.strip.empty?
+
+      AppLoader.load(resolve(root, params["rackup.path"] || "/WEB-INF/config.ru"))
+    end
+
+    def from_string(script)
+      AppLoader.require_rack
+      Rack::Builder.new_from_string(script, "(rackup context param)")
+    rescue SyntaxError => e
+      raise BootError, Nettyrack.describe_syntax_error(e)
+    rescue ScriptError, StandardError => e
+      raise BootError, "error loading the rackup context param: #{e.message.lines.first&.strip} (#{e.class})"
+    end
+
+    def limits(params, log)
+      layer = {}
+      LIMITS.each do |limit|
+        name = limit.flag.delete_prefix("--")
+        value = params[name]
+        next if value.nil?
+
+        unless APPLIED.include?(limit.name)
+          log.accept("#{name}=#{value} ignored: in a servlet container the container's own settings apply")
+          next
+        end
+        layer[limit.name] = coerce(limit, name, value)
+      end
+      options = Configuration.merge(layer).server_options
+      JavaConfig.build(**options)
+    end
+
+    def coerce(limit, name, value)
+      limit.coerce(value)
+    rescue ConfigError => e
+      raise ConfigError, "invalid #{name}: #{e.message}"
+    end
+  end
+end

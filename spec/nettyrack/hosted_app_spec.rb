@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require "tmpdir"
+require "fileutils"
+require "rack"
+require "nettyrack"
+require "nettyrack/hosted_app"
+
+RSpec.describe Nettyrack::HostedApp do
+  around do |example|
+    pwd = Dir.pwd
+    Dir.mktmpdir do |root|
+      @root = root
+      FileUtils.mkdir_p(File.join(root, "WEB-INF"))
+      example.run
+    end
+  ensure
+    Dir.chdir(pwd)
+  end
+
+  let(:log) do
+    lines = []
+    def lines.accept(line) = push(line)
+    lines
+  end
+
+  def write(path, text)
+    FileUtils.mkdir_p(File.dirname(File.join(@root, path)))
+    File.write(File.join(@root, path), text)
+  end
+
+  def boot(params = {})
+    described_class.boot(params, @root, log)
+  end
+
+  def call(app, path = "/")
+    _status, _headers, body = app.call(Rack::MockRequest.env_for(path))
+    body.to_enum(:each).to_a.join
+  end
+
+  it "loads WEB-INF/config.ru and runs in WEB-INF, as jruby-rack does" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, [Dir.pwd]] }\n")
+    app, = boot
+    expect(call(app)).to eq(File.realpath(File.join(@root, "WEB-INF")))
+  end
+
+  it "takes rackup.path and app.root relative to the web app's root" do
+    FileUtils.mkdir_p(File.join(@root, "app"))
+    write("conf/other.ru", "run ->(env) { [200, {}, ['other']] }\n")
+    app, = boot("rackup.path" => "/conf/other.ru", "app.root" => "/app")
+    expect([call(app), Dir.pwd]).to eq(["other", File.realpath(File.join(@root, "app"))])
+  end
+
+  it "prefers an inline rackup param to the file" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, ['file']] }\n")
+    app, = boot("rackup" => "run ->(env) { [200, {}, ['inline']] }")
+    expect(call(app)).to eq("inline")
+  end
+
+  it "turns our limits, by their CLI names, into the ServerConfig" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    _app, config = boot("max-body-size" => "64k", "body-buffer" => "1k", "max-push-queue" => "2m")
+    expect([config.maxBodySize, config.bodyBufferSize, config.maxPushQueue]).to eq([64 * 1024, 1024, 2 * 1024 * 1024])
+  end
+
+  it "logs the limits a container sets itself as ignored" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    boot("max-header-size" => "8k")
+    expect(log).to eq(["max-header-size=8k ignored: in a servlet container the container's own settings apply"])
+  end
+
+  it "names a bad limit" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    expect { boot("max-body-size" => "lots") }
+      .to raise_error(Nettyrack::ConfigError, /\Ainvalid max-body-size: "lots" is not a size/)
+  end
+
+  it "fails in one line without a config.ru" do
+    expect { boot }.to raise_error(Nettyrack::BootError, %r{\Ano such file: .*/WEB-INF/config\.ru})
+  end
+
+  it "fails in one line on a syntax error in the inline rackup" do
+    expect { boot("rackup" => "run lambda {") }.to raise_error(Nettyrack::BootError, /\Asyntax error/)
+  end
+
+  it "fails when app.root is not a directory" do
+    expect { boot("app.root" => "/nowhere") }.to raise_error(Nettyrack::BootError, /app.root .*nowhere is not a directory/)
+  end
+end

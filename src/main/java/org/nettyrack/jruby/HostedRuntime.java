@@ -1,0 +1,178 @@
+package org.nettyrack.jruby;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jruby.Ruby;
+import org.jruby.RubyArray;
+import org.jruby.RubyHash;
+import org.jruby.RubyInstanceConfig;
+import org.jruby.exceptions.RaiseException;
+import org.jruby.javasupport.JavaUtil;
+import org.jruby.runtime.ThreadContext;
+import org.jruby.runtime.builtin.IRubyObject;
+import org.nettyrack.core.HostedApp;
+import org.nettyrack.core.RackHandler;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.push.LocalPubSub;
+import org.nettyrack.core.push.PubSub;
+
+/**
+ * One JRuby runtime for a web app, and the {@link RackBridge} in front of its Rack
+ * application. {@link HostedBooter} makes it: a runtime on the host's class loader, with
+ * GEM_PATH ({@code gem.path}), RACK_ENV ({@code rack.env}, default production) and JRuby's home
+ * ({@code jruby.home}, for a jruby.jar without its stdlib) set before it starts; the host's
+ * globals; then {@code Nettyrack::HostedApp.boot} (lib/nettyrack/hosted_app.rb) loads the rackup.
+ * {@link #close} tears the runtime down (at_exit blocks run, Ruby threads stop) and waits for
+ * its threads to end.
+ */
+final class HostedRuntime implements HostedApp {
+    /** Where nettyrack.jar carries lib/ (see pom.xml): on the load path when present. */
+    private static final String LIB = "META-INF/nettyrack/lib";
+
+    private final Ruby runtime;
+    private final RackBridge bridge;
+    private final ServerConfig config;
+    private final PubSub pubsub;
+    private boolean closed;
+
+    private HostedRuntime(Ruby runtime, RackBridge bridge, ServerConfig config, PubSub pubsub) {
+        this.runtime = runtime;
+        this.bridge = bridge;
+        this.config = config;
+        this.pubsub = pubsub;
+    }
+
+    static HostedRuntime boot(Settings settings) {
+        Map<String, String> params = settings.params();
+        String rackEnv = params.getOrDefault("rack.env", "production");
+        Ruby runtime = Ruby.newInstance(instanceConfig(settings, rackEnv));
+        try {
+            ThreadContext context = runtime.getCurrentContext();
+            new NettyrackLibrary().load(runtime, false);
+            settings.globals().forEach((name, value) ->
+                runtime.getGlobalVariables().set(name, JavaUtil.convertJavaToUsableRubyObject(runtime, value)));
+            requireHostedApp(runtime);
+            RubyHash rubyParams = RubyHash.newHash(runtime);
+            params.forEach((k, v) -> rubyParams.op_aset(context, runtime.newString(k), runtime.newString(v)));
+            IRubyObject hosted = runtime.getModule("Nettyrack").getConstant("HostedApp");
+            RubyArray<?> booted = (RubyArray<?>) hosted.callMethod(context, "boot", new IRubyObject[] {
+                rubyParams, runtime.newString(settings.root()), JavaUtil.convertJavaToUsableRubyObject(runtime, settings.log())});
+            ServerConfig config = booted.entry(1).toJava(ServerConfig.class);
+            PubSub pubsub = new LocalPubSub();
+            IRubyObject errors = runtime.getGlobalVariables().get("$stderr");
+            RackBridge bridge = new RackBridge(booted.entry(0), errors, "development".equals(rackEnv), pubsub);
+            return new HostedRuntime(runtime, bridge, config, pubsub);
+        } catch (RaiseException e) {
+            runtime.tearDown(false);
+            throw new BootFailure(describe(runtime, e));
+        } catch (RuntimeException | Error e) {
+            runtime.tearDown(false);
+            throw e;
+        }
+    }
+
+    private static RubyInstanceConfig instanceConfig(Settings settings, String rackEnv) {
+        Map<String, String> params = settings.params();
+        RubyInstanceConfig config = new RubyInstanceConfig();
+        config.setLoader(settings.loader());
+        config.setCurrentDirectory(settings.root());
+        String home = params.get("jruby.home");
+        if (home != null && !home.isBlank()) {
+            config.setJRubyHome(home);
+        }
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.put("RACK_ENV", rackEnv);
+        String gemPath = params.getOrDefault("gem.path", "/WEB-INF/gems");
+        List<String> gems = new ArrayList<>();
+        for (String entry : gemPath.split(File.pathSeparator)) {
+            if (!entry.isBlank()) {
+                File inside = new File(settings.root(), entry);
+                gems.add(inside.exists() || !new File(entry).exists() ? inside.getPath() : entry);
+            }
+        }
+        if (!gems.isEmpty()) {
+            env.put("GEM_PATH", String.join(File.pathSeparator, gems));
+            env.put("GEM_HOME", gems.get(0));
+        }
+        config.setEnvironment(env);
+        if (settings.loader().getResource(LIB + "/nettyrack/hosted_app.rb") != null) {
+            config.setLoadPaths(List.of("uri:classloader:/" + LIB));
+        }
+        return config;
+    }
+
+    private static void requireHostedApp(Ruby runtime) {
+        try {
+            runtime.getLoadService().require("nettyrack/hosted_app");
+        } catch (RaiseException e) {
+            if (e.getException().getMetaClass().getName().equals("LoadError")) {
+                throw new BootFailure("nettyrack's Ruby files are missing: put nettyrack.jar (which carries them) or the"
+                    + " nettyrack gem (on gem.path) in the web app (" + e.getMessage() + ")");
+            }
+            throw e;
+        }
+    }
+
+    /** A nettyrack error's own message; anything else with its class. */
+    private static String describe(Ruby runtime, RaiseException e) {
+        IRubyObject error = e.getException();
+        IRubyObject ours = runtime.getModule("Nettyrack").getConstantAt("Error");
+        if (ours != null && error.getMetaClass().isKindOfModule((org.jruby.RubyModule) ours)) {
+            return error.callMethod(runtime.getCurrentContext(), "message").toString();
+        }
+        return AppErrors.describe(runtime.getCurrentContext(), e);
+    }
+
+    @Override
+    public RackHandler handler() {
+        return bridge;
+    }
+
+    @Override
+    public ServerConfig config() {
+        return config;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            pubsub.close();
+        } catch (Exception ignored) {
+            // The runtime still has to go.
+        }
+        String prefix = "Ruby-" + runtime.getRuntimeNumber() + "-";
+        runtime.tearDown(false);
+        awaitThreads(prefix);
+    }
+
+    /**
+     * Waits (a few seconds at most) for the runtime's own threads, its JIT compiler's among
+     * them, which tearDown only asks to stop: a container checks right after undeploy that
+     * the web app left no thread behind (Tomcat warns of a leak otherwise).
+     */
+    private void awaitThreads(String prefix) {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (!thread.getName().startsWith(prefix) || thread == Thread.currentThread()) {
+                continue;
+            }
+            long left = (deadline - System.nanoTime()) / 1_000_000L;
+            if (left <= 0) {
+                return;
+            }
+            try {
+                thread.join(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package org.nettyrack.servlet;
+
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.ServiceLoader;
+import org.nettyrack.core.HostedApp;
+
+/**
+ * Boots the web app's Rack application when the container deploys it, and stops it on
+ * undeploy. One JRuby runtime serves every request (nettyrack's bridge is thread-safe): the
+ * context params (jruby-rack's names: {@code rackup}, {@code rackup.path}, {@code rack.env},
+ * {@code public.root}, {@code gem.path}, {@code app.root}, {@code jruby.max.runtimes}; our limits
+ * by their CLI names, {@code max-body-size}) → the bridge's {@link HostedApp.Booter}, found
+ * with {@link ServiceLoader} in the web app's class loader → a {@link ServletDoor} in a context
+ * attribute, where {@link RackFilter} and {@link RackServlet} find it.
+ *
+ * <p>A boot failure (no config.ru, a syntax error, a bad param) is one line in the container's
+ * log, and the exception thrown here fails the deployment.
+ */
+public final class RackListener implements ServletContextListener {
+    private HostedApp app;
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        ServletContext context = event.getServletContext();
+        Map<String, String> params = new HashMap<>();
+        for (String name : Collections.list(context.getInitParameterNames())) {
+            params.put(name, context.getInitParameter(name));
+        }
+        try {
+            warnAboutRuntimes(context, params.get("jruby.max.runtimes"));
+            String root = context.getRealPath("/");
+            if (root == null) {
+                throw new HostedApp.BootFailure("the web app has no directory (getRealPath(\"/\") is null):"
+                    + " let the container unpack the WAR");
+            }
+            HostedApp.Booter booter = ServiceLoader.load(HostedApp.Booter.class, context.getClassLoader()).findFirst()
+                .orElseThrow(() -> new HostedApp.BootFailure("the nettyrack jar (org.nettyrack.jruby) is not in WEB-INF/lib"));
+            app = booter.boot(new HostedApp.Settings(params, root, context.getClassLoader(),
+                Map.of("$servlet_context", context), line -> context.log("nettyrack: " + line)));
+            context.setAttribute(ServletDoor.ATTRIBUTE,
+                new ServletDoor(app, context, new StaticFiles(context, params.get("public.root"))));
+        } catch (HostedApp.BootFailure e) {
+            String line = "nettyrack: cannot boot the Rack app of " + name(context) + ": " + e.getMessage();
+            context.log(line);
+            throw new HostedApp.BootFailure(line);
+        }
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        Object door = event.getServletContext().getAttribute(ServletDoor.ATTRIBUTE);
+        event.getServletContext().removeAttribute(ServletDoor.ATTRIBUTE);
+        if (door instanceof ServletDoor) {
+            ((ServletDoor) door).close();
+        }
+        if (app != null) {
+            app.close();
+            app = null;
+        }
+    }
+
+    private static void warnAboutRuntimes(ServletContext context, String value) {
+        if (value == null) {
+            return;
+        }
+        int runtimes;
+        try {
+            runtimes = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new HostedApp.BootFailure("jruby.max.runtimes=" + value + " is not a whole number");
+        }
+        if (runtimes > 1) {
+            context.log("nettyrack: jruby.max.runtimes=" + runtimes + " ignored: one thread-safe JRuby runtime serves"
+                + " every request");
+        }
+    }
+
+    private static String name(ServletContext context) {
+        String path = context.getContextPath();
+        return path.isEmpty() ? "/" : path;
+    }
+}

@@ -1,0 +1,103 @@
+package org.nettyrack.servlet;
+
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.FailureResponse;
+import org.nettyrack.core.HostedApp;
+import org.nettyrack.core.RequestBody;
+import org.nettyrack.core.ServerConfig;
+
+/**
+ * What {@link RackFilter} and {@link RackServlet} share: the booted application and the static
+ * files, kept by {@link RackListener} in a context attribute. A request, on the container's
+ * thread: body read in full ({@link RequestBodies}: memory, then a temp file; 413 past
+ * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → the
+ * bridge, run by the core's {@link FailureResponse#serve} (the Netty door's 500 rules) → an
+ * accepted upgrade goes to {@link WebSockets}; a response that had to be cut is an exception
+ * thrown to the container, which then closes the connection instead of completing it.
+ */
+final class ServletDoor {
+    static final String ATTRIBUTE = ServletDoor.class.getName();
+    private static final byte[] TOO_LARGE = "413 Request Entity Too Large\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final HostedApp app;
+    private final ServerConfig config;
+    private final ErrorLog errorLog = ErrorLog.stderr();
+    private final WebSockets webSockets;
+    final StaticFiles statics;
+
+    ServletDoor(HostedApp app, ServletContext context, StaticFiles statics) {
+        this.app = app;
+        this.config = app.config();
+        this.statics = statics;
+        this.webSockets = WebSockets.of(context, config, errorLog);
+    }
+
+    /**
+     * Stops what the door itself runs (push connections, their callback workers), once: from the
+     * filter's or servlet's destroy, else from the listener, which then stops the app.
+     */
+    void close() {
+        if (webSockets != null) {
+            webSockets.close();
+        }
+    }
+
+    /** The door {@link RackListener} set up for this web app. */
+    static ServletDoor of(ServletContext context) throws ServletException {
+        Object door = context.getAttribute(ATTRIBUTE);
+        if (!(door instanceof ServletDoor)) {
+            throw new ServletException("nettyrack: no Rack app in this web app; register "
+                + RackListener.class.getName() + " as a listener in web.xml");
+        }
+        return (ServletDoor) door;
+    }
+
+    /** Runs the Rack application for this request; {@code scriptName}: where the door is mounted. */
+    void serve(HttpServletRequest req, HttpServletResponse resp, String scriptName) throws IOException {
+        RequestBody body = RequestBodies.read(req, config);
+        if (body == null) {
+            tooLarge(resp);
+            return;
+        }
+        try {
+            ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, webSockets != null);
+            ServletResponseSink sink = new ServletResponseSink(resp, "HEAD".equals(req.getMethod()), request.upgrade());
+            FailureResponse.serve(app.handler(), request, sink, errorLog);
+            if (sink.acceptedEndpoint() != null) {
+                webSockets.upgrade(req, resp, sink.acceptedHeaders(), sink.acceptedEndpoint());
+            } else if (sink.aborted()) {
+                throw new ResponseCut(req.getMethod() + " " + req.getRequestURI());
+            }
+        } finally {
+            body.close();
+        }
+    }
+
+    private static void tooLarge(HttpServletResponse resp) throws IOException {
+        resp.setStatus(413);
+        resp.setContentType("text/plain");
+        resp.setHeader("connection", "close");
+        resp.setContentLength(TOO_LARGE.length);
+        resp.getOutputStream().write(TOO_LARGE);
+    }
+
+    /** Thrown to the container so it closes the connection of a response that could not be finished. */
+    static final class ResponseCut extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        ResponseCut(String request) {
+            super("nettyrack: response to " + request + " cut short (the reason is logged above)");
+        }
+
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package org.nettyrack.servlet;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Map;
+import org.nettyrack.core.HeaderVisitor;
+import org.nettyrack.core.RackRequest;
+import org.nettyrack.core.RequestBody;
+import org.nettyrack.core.push.Upgrade;
+
+/**
+ * An {@link HttpServletRequest} as the core's {@link RackRequest}: the raw request URI and query
+ * as the target, where the door is mounted as {@code SCRIPT_NAME} (the context path, and a
+ * servlet's own path below it; the rest of the path becomes {@code PATH_INFO}), the body already read ({@link RequestBodies}), and the servlet request
+ * and response themselves as {@code java.servlet_request}/{@code java.servlet_response}, as
+ * jruby-rack sets them.
+ */
+final class ServletRackRequest implements RackRequest {
+    private final HttpServletRequest request;
+    private final HttpServletResponse response;
+    private final RequestBody body;
+    private final String scriptName;
+    private final Upgrade upgrade;
+
+    /** {@code webSockets}: whether the container can switch this request to a WebSocket. */
+    ServletRackRequest(HttpServletRequest request, HttpServletResponse response, RequestBody body, String scriptName,
+                       boolean webSockets) {
+        this.request = request;
+        this.response = response;
+        this.body = body;
+        this.scriptName = scriptName;
+        this.upgrade = webSockets && Upgrade.of(this) == Upgrade.WEBSOCKET ? Upgrade.WEBSOCKET : Upgrade.NONE;
+    }
+
+    @Override
+    public String method() {
+        return request.getMethod();
+    }
+
+    @Override
+    public String target() {
+        String query = request.getQueryString();
+        return query == null ? request.getRequestURI() : request.getRequestURI() + "?" + query;
+    }
+
+    @Override
+    public String scriptName() {
+        return scriptName;
+    }
+
+    @Override
+    public String protocol() {
+        return request.getProtocol();
+    }
+
+    @Override
+    public String scheme() {
+        return request.getScheme();
+    }
+
+    @Override
+    public void forEachHeader(HeaderVisitor visitor) {
+        Enumeration<String> names = request.getHeaderNames();
+        while (names.hasMoreElements()) {
+            String name = names.nextElement();
+            Enumeration<String> values = request.getHeaders(name);
+            while (values.hasMoreElements()) {
+                visitor.header(name, values.nextElement());
+            }
+        }
+    }
+
+    @Override
+    public String header(String name) {
+        return request.getHeader(name);
+    }
+
+    @Override
+    public List<String> headers(String name) {
+        return Collections.list(request.getHeaders(name));
+    }
+
+    @Override
+    public String remoteAddress() {
+        return request.getRemoteAddr();
+    }
+
+    @Override
+    public int remotePort() {
+        return request.getRemotePort();
+    }
+
+    @Override
+    public String localAddress() {
+        return request.getLocalAddr();
+    }
+
+    @Override
+    public int localPort() {
+        return request.getLocalPort();
+    }
+
+    @Override
+    public RequestBody body() {
+        return body;
+    }
+
+    /** A WebSocket handshake when the container supports them; SSE is not offered (yet) behind this door. */
+    @Override
+    public Upgrade upgrade() {
+        return upgrade;
+    }
+
+    @Override
+    public Map<String, Object> transportEnv() {
+        return Map.of("java.servlet_request", request, "java.servlet_response", response);
+    }
+}

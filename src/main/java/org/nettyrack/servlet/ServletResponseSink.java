@@ -1,0 +1,213 @@
+package org.nettyrack.servlet;
+
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
+import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.ResponseSink;
+import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.Upgrade;
+
+/**
+ * The core's {@link ResponseSink} over an {@link HttpServletResponse}, used from the container's
+ * request thread. The container owns framing (Content-Length when this sets one, chunked
+ * otherwise) and keep-alive; this sends no body for HEAD, 204 and 304 (a HEAD keeps its
+ * Content-Length), and sets the status and the
+ * application's headers (minus Transfer-Encoding and Content-Length, which it turns into the
+ * container's own content length). A streamed head waits for the first body bytes, so a
+ * failure before them can still become a 500; each write is flushed, so a body streams to the
+ * client as it yields. An aborted response, or one shorter than its Content-Length, is
+ * {@link #aborted}: {@link ServletDoor} then makes the container close the connection. An
+ * accepted WebSocket upgrade is only recorded here, for {@link ServletDoor} to hand on.
+ */
+final class ServletResponseSink implements ResponseSink {
+    private final HttpServletResponse response;
+    private final boolean head;
+    private final Upgrade upgrade;
+    private ResponseHeaders acceptedHeaders;
+    private PushEndpoint acceptedEndpoint;
+    private int status;
+    private ResponseHeaders headers;
+    private long declaredLength = -1;
+    private long bytesSent;
+    private boolean bodyAllowed;
+    private boolean committed;
+    private boolean finished;
+    private boolean aborted;
+    private OutputStream out;
+
+    ServletResponseSink(HttpServletResponse response, boolean head, Upgrade upgrade) {
+        this.response = response;
+        this.head = head;
+        this.upgrade = upgrade;
+    }
+
+    boolean aborted() {
+        return aborted;
+    }
+
+    @Override
+    public void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length) {
+        start(status, headers, length);
+        committed = true;
+        finished = true;
+        try {
+            apply();
+            if (bodyAllowed && length > 0) {
+                response.getOutputStream().write(body, offset, length);
+            }
+        } catch (IOException e) {
+            aborted = true; // the client has gone: nothing left to tell it
+        }
+    }
+
+    @Override
+    public void begin(int status, ResponseHeaders headers, long contentLength) {
+        start(status, headers, contentLength);
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+        if (!bodyAllowed || length == 0) {
+            return;
+        }
+        OutputStream stream = commit();
+        bytesSent += length;
+        stream.write(bytes, offset, length);
+        stream.flush();
+    }
+
+    @Override
+    public void sendFile(Path file, long offset, long length) throws IOException {
+        if (!bodyAllowed || length == 0) {
+            return;
+        }
+        OutputStream stream = commit();
+        WritableByteChannel target = Channels.newChannel(stream);
+        try (FileChannel channel = FileChannel.open(file)) {
+            long position = offset;
+            long end = offset + length;
+            while (position < end) {
+                long n = channel.transferTo(position, end - position, target);
+                if (n <= 0) {
+                    throw new IOException("file " + file + " ended before " + end + " bytes");
+                }
+                position += n;
+                bytesSent += n;
+            }
+        }
+        stream.flush();
+    }
+
+    @Override
+    public void end() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        try {
+            commit();
+        } catch (IOException e) {
+            aborted = true;
+        }
+        if (bodyAllowed && declaredLength >= 0 && bytesSent != declaredLength) {
+            aborted = true;
+        }
+    }
+
+    @Override
+    public void abort() {
+        finished = true;
+        aborted = true;
+    }
+
+    /**
+     * Records the accepted upgrade; {@link ServletDoor} hands it to the container once the
+     * bridge has returned (the container switches protocols after the request thread is done).
+     */
+    @Override
+    public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) {
+        if (upgrade == Upgrade.NONE) {
+            throw new IllegalStateException("the request asked for no upgrade");
+        }
+        if (committed) {
+            throw new IllegalStateException("response already started");
+        }
+        committed = true;
+        finished = true;
+        acceptedHeaders = headers;
+        acceptedEndpoint = endpoint;
+    }
+
+    /** The endpoint of an accepted upgrade, or null. */
+    PushEndpoint acceptedEndpoint() {
+        return acceptedEndpoint;
+    }
+
+    /** The headers the application answered an accepted upgrade with. */
+    ResponseHeaders acceptedHeaders() {
+        return acceptedHeaders;
+    }
+
+    @Override
+    public boolean committed() {
+        return committed;
+    }
+
+    @Override
+    public boolean finished() {
+        return finished;
+    }
+
+    private void start(int status, ResponseHeaders headers, long contentLength) {
+        if (committed) {
+            throw new IllegalStateException("response already started");
+        }
+        this.status = status;
+        this.headers = headers;
+        String declared = headers.get("content-length");
+        declaredLength = declared != null ? parseLength(declared) : contentLength;
+        bodyAllowed = !bodiless(status) && !head;
+    }
+
+    /** Sends the head {@link #begin} recorded: from here on the response cannot be replaced. */
+    private OutputStream commit() throws IOException {
+        if (!committed) {
+            committed = true;
+            apply();
+        }
+        if (out == null) {
+            out = response.getOutputStream();
+        }
+        return out;
+    }
+
+    private void apply() throws IOException {
+        response.setStatus(status);
+        for (int i = 0; i < headers.size(); i++) {
+            String name = headers.name(i);
+            if (!name.equalsIgnoreCase("transfer-encoding") && !name.equalsIgnoreCase("content-length")) {
+                response.addHeader(name, headers.value(i));
+            }
+        }
+        if (!bodiless(status) && declaredLength >= 0) {
+            response.setContentLengthLong(declaredLength);
+        }
+    }
+
+    private static boolean bodiless(int status) {
+        return status == 204 || status == 304 || status < 200;
+    }
+
+    private static long parseLength(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package org.nettyrack.servlet;
+
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.Endpoint;
+import jakarta.websocket.EndpointConfig;
+import jakarta.websocket.MessageHandler;
+import jakarta.websocket.Session;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.Workers;
+import org.nettyrack.core.push.PushClose;
+import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.PushSession;
+
+/**
+ * One upgraded connection's Jakarta WebSocket endpoint: the container's events (open, whole
+ * text and binary messages, close) go to the connection's core {@link PushSession}, which runs
+ * the application's callbacks on the door's push workers, one at a time, {@code on_close}
+ * exactly once. Messages over {@code max-message-size} are the container's to refuse (1009).
+ * Public only because Jetty checks that an endpoint class is; the door makes every instance.
+ */
+public final class WebSocketEndpoint extends Endpoint {
+    private final PushEndpoint app;
+    private final Workers workers;
+    private final ServerConfig config;
+    private final ErrorLog errorLog;
+    private final Set<WebSocketEndpoint> open;
+    private volatile WebSocketConnection connection;
+    private volatile PushSession callbacks;
+
+    /** {@code open}: the door's open connections, which this one joins until it closes. */
+    WebSocketEndpoint(PushEndpoint app, Workers workers, ServerConfig config, ErrorLog errorLog,
+                      Set<WebSocketEndpoint> open) {
+        this.app = app;
+        this.workers = workers;
+        this.config = config;
+        this.errorLog = errorLog;
+        this.open = open;
+    }
+
+    /** The web app stops: {@code on_shutdown}, then a close with 1001, in callback order. */
+    void shutdown() {
+        PushSession session = callbacks;
+        if (session != null) {
+            session.shutdown();
+            session.run(() -> connection.closeWith(PushClose.SHUTDOWN));
+        }
+    }
+
+    @Override
+    public void onOpen(Session session, EndpointConfig endpointConfig) {
+        session.setMaxTextMessageBufferSize(config.maxMessageSize());
+        session.setMaxBinaryMessageBufferSize(config.maxMessageSize());
+        connection = new WebSocketConnection(session, config.maxPushQueue(), config.pushTimeoutMillis());
+        session.setMaxIdleTimeout(2 * connection.timeoutMillis());
+        callbacks = new PushSession(workers, app, connection, () -> { }, errorLog);
+        connection.callbacks(callbacks);
+        session.addMessageHandler(String.class, (MessageHandler.Whole<String>) text ->
+            callbacks.message(text.getBytes(StandardCharsets.UTF_8), true));
+        session.addMessageHandler(ByteBuffer.class, (MessageHandler.Whole<ByteBuffer>) buffer -> {
+            byte[] data = new byte[buffer.remaining()];
+            buffer.get(data);
+            callbacks.message(data, false);
+        });
+        open.add(this);
+        callbacks.opened();
+    }
+
+    @Override
+    public void onClose(Session session, CloseReason reason) {
+        ended();
+    }
+
+    @Override
+    public void onError(Session session, Throwable failure) {
+        ended();
+    }
+
+    private void ended() {
+        if (connection != null) {
+            connection.ended();
+            callbacks.closed();
+        }
+        synchronized (open) {
+            open.remove(this);
+            open.notifyAll();
+        }
+    }
+}

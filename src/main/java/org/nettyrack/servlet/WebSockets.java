@@ -1,0 +1,148 @@
+package org.nettyrack.servlet;
+
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.websocket.DeploymentException;
+import jakarta.websocket.HandshakeResponse;
+import jakarta.websocket.server.HandshakeRequest;
+import jakarta.websocket.server.ServerContainer;
+import jakarta.websocket.server.ServerEndpointConfig;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.PushHead;
+import org.nettyrack.core.push.UpgradeRefusal;
+
+/**
+ * WebSocket in the container, through the standard Jakarta WebSocket 2.1 API: when the
+ * application accepted a {@code rack.upgrade}, the request goes to
+ * {@link ServerContainer#upgradeHttpToWebSocket} with a {@link WebSocketEndpoint} for it; the
+ * 101 carries the application's headers ({@link PushHead}) and the subprotocol it chose. The
+ * callbacks run on this door's own {@link WorkerPool}; on undeploy the open connections get
+ * {@code on_shutdown}, 1001 and {@code on_close} before the pool stops. Loaded only when
+ * the container publishes a {@code ServerContainer}, so a container without WebSocket support
+ * still runs the door (without {@code rack.upgrade?}).
+ */
+final class WebSockets {
+    static final String CONTAINER = "jakarta.websocket.server.ServerContainer";
+
+    private final ServerContainer container;
+    private final ServerConfig config;
+    private final ErrorLog errorLog;
+    private final WorkerPool workers;
+    private final Set<WebSocketEndpoint> open = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private WebSockets(ServerContainer container, ServerConfig config, ErrorLog errorLog) {
+        this.container = container;
+        this.config = config;
+        this.errorLog = errorLog;
+        this.workers = new WorkerPool(0, config.maxThreads(), config.queueSize());
+    }
+
+    /** The container's WebSocket support, or null when it has none. */
+    static WebSockets of(ServletContext context, ServerConfig config, ErrorLog errorLog) {
+        Object container = context.getAttribute(CONTAINER);
+        return container == null ? null : new WebSockets((ServerContainer) container, config, errorLog);
+    }
+
+    /** Switches the request to a WebSocket driving {@code endpoint}; a failed handshake gets 400 and on_close. */
+    void upgrade(HttpServletRequest req, HttpServletResponse resp, ResponseHeaders appHeaders, PushEndpoint endpoint)
+        throws IOException {
+        ResponseHeaders headers = PushHead.webSocket(appHeaders);
+        String subprotocol = PushHead.subprotocol(appHeaders);
+        ServerEndpointConfig endpointConfig = ServerEndpointConfig.Builder.create(WebSocketEndpoint.class, path(req))
+            .subprotocols(subprotocol == null ? List.of() : List.of(subprotocol))
+            .configurator(new Handshake(new WebSocketEndpoint(endpoint, workers, config, errorLog, open), headers, subprotocol))
+            .build();
+        try {
+            container.upgradeHttpToWebSocket(req, resp, endpointConfig, Map.of());
+        } catch (DeploymentException | IOException | RuntimeException e) {
+            errorLog.log("WebSocket handshake failed for " + req.getRequestURI() + ": " + e);
+            UpgradeRefusal.BAD_HANDSHAKE.closeUnopened(workers, endpoint, errorLog);
+            if (!resp.isCommitted()) {
+                resp.sendError(UpgradeRefusal.BAD_HANDSHAKE.status());
+            }
+        }
+    }
+
+    /**
+     * The request's own path within the context, for the endpoint config: Jetty matches it
+     * against the request to find path parameters (the Rack app has routed already).
+     */
+    private static String path(HttpServletRequest req) {
+        String path = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
+        return path.isEmpty() ? "/" : path.replace("{", "%7B").replace("}", "%7D");
+    }
+
+    /**
+     * The web app stops: every open connection gets {@code on_shutdown} and a 1001 close, and
+     * once they have closed (5 s at most) the workers run what is queued, each {@code on_close}
+     * included, and stop (5 s more at most).
+     */
+    void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        for (WebSocketEndpoint endpoint : open) {
+            endpoint.shutdown();
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        try {
+            synchronized (open) {
+                long left;
+                while (!open.isEmpty() && (left = (deadline - System.nanoTime()) / 1_000_000L) > 0) {
+                    open.wait(left);
+                }
+            }
+            workers.shutdown(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Hands the container our endpoint instance and adds the application's fields to the 101. */
+    private static final class Handshake extends ServerEndpointConfig.Configurator {
+        private final WebSocketEndpoint endpoint;
+        private final ResponseHeaders headers;
+        private final String subprotocol;
+
+        Handshake(WebSocketEndpoint endpoint, ResponseHeaders headers, String subprotocol) {
+            this.endpoint = endpoint;
+            this.headers = headers;
+            this.subprotocol = subprotocol;
+        }
+
+        @Override
+        public <T> T getEndpointInstance(Class<T> type) {
+            return type.cast(endpoint);
+        }
+
+        @Override
+        public String getNegotiatedSubprotocol(List<String> supported, List<String> requested) {
+            return subprotocol != null && requested.contains(subprotocol) ? subprotocol : "";
+        }
+
+        @Override
+        public boolean checkOrigin(String origin) {
+            return true;
+        }
+
+        @Override
+        public void modifyHandshake(ServerEndpointConfig sec, HandshakeRequest request, HandshakeResponse response) {
+            for (int i = 0; i < headers.size(); i++) {
+                response.getHeaders().computeIfAbsent(headers.name(i), k -> new ArrayList<>()).add(headers.value(i));
+            }
+        }
+    }
+}
