@@ -6,7 +6,8 @@ module Nettyrack
   module War
     # Writes a zip (a WAR, a jar) with the JDK's zip streams: a manifest first when given, then
     # every directory and entry in name order. An entry's source is a file path (String) or
-    # Bytes (content made here).
+    # Bytes (content made here). Jars are stored as they are: they are compressed already, and
+    # the executable WAR unpacks them at every start.
     module Archive
       Bytes = Struct.new(:data)
 
@@ -41,6 +42,20 @@ module Nettyrack
         parts.each_index.map { |i| "#{parts[0..i].join('/')}/" }
       end
 
+      def new_entry(name, source)
+        entry = java.util.zip.ZipEntry.new(name)
+        return entry unless name.end_with?(".jar") && !source.is_a?(Bytes)
+
+        crc = java.util.zip.CRC32.new
+        input = java.util.zip.CheckedInputStream.new(java.nio.file.Files.new_input_stream(java.nio.file.Paths.get(source)), crc)
+        input.transfer_to(java.io.OutputStream.null_output_stream)
+        input.close
+        entry.method = java.util.zip.ZipEntry::STORED
+        entry.size = entry.compressed_size = File.size(source)
+        entry.crc = crc.value
+        entry
+      end
+
       def add_directory(zip, dir, written)
         return if written.include?(dir)
 
@@ -50,7 +65,7 @@ module Nettyrack
       end
 
       def add(zip, name, source)
-        zip.put_next_entry(java.util.zip.ZipEntry.new(name))
+        zip.put_next_entry(new_entry(name, source))
         if source.is_a?(Bytes)
           zip.write(source.data.to_java_bytes)
         else
