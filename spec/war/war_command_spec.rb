@@ -12,6 +12,7 @@ RSpec.describe "nettyrack war" do
 
   GREETER = {
     "config.ru" => <<~RUBY,
+      require "bundler/setup" # the Gemfile's test group is not in the WAR, nor looked for
       require_relative "lib/greeting"
       use Rack::Static, urls: ["/index.html"], root: "public"
       run ->(env) { [200, { "content-type" => "text/plain" }, ["\#{Greeting.text} \#{env['PATH_INFO']} in \#{ENV['RACK_ENV']}"]] }

@@ -17,7 +17,8 @@ module Nettyrack
     #
     #   /                      public/ (AppFiles), the launcher classes (Jars)
     #   META-INF/MANIFEST.MF   Main-Class: the launcher, so `java -jar app.war` serves the app
-    #   META-INF/nettyrack/war.properties   what the launcher runs, and the default RACK_ENV
+    #   META-INF/nettyrack/war.properties   what the launcher runs, the default RACK_ENV and
+    #                                       BUNDLE_WITHOUT
     #   WEB-INF/               config.ru and the app (AppFiles), web.xml (config/web.xml, else
     #                          WebXml's), lib/ (Jars + Settings#java_libs), gems/ (GemSet +
     #                          NettyrackGem)
@@ -108,7 +109,9 @@ module Nettyrack
 
       def properties
         env = @settings.webxml.context_params.fetch("rack.env", "production")
-        "# Read by org.nettyrack.war.WarMain (java -jar)\nlauncher=#{@gem.launcher}\nrack.env=#{env}\n"
+        without = Array(@settings.bundle_without).join(":")
+        "# Read by org.nettyrack.war.WarMain (java -jar)\nlauncher=#{@gem.launcher}\nrack.env=#{env}\n" \
+          "bundle.without=#{without}\n"
       end
     end
   end

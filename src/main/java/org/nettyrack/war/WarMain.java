@@ -27,8 +27,9 @@ import java.util.stream.Stream;
  * JRuby then runs the packaged bin/nettyrack ({@code launcher} in
  * {@code META-INF/nettyrack/war.properties}) in {@code WEB-INF/}, with
  * {@code GEM_PATH=WEB-INF/gems}, {@code $RACK_ENV} defaulting to the WAR's {@code rack.env},
- * and {@code $BUNDLE_GEMFILE} set to the packaged Gemfile when there is one. Its exit status
- * is the JVM's.
+ * and, when a Gemfile is packaged, {@code $BUNDLE_GEMFILE} set to it and {@code $BUNDLE_WITHOUT}
+ * defaulting to the groups left out of the WAR (so {@code require "bundler/setup"} does not
+ * look for them). Its exit status is the JVM's.
  */
 public final class WarMain {
     static final String PROPERTIES = "META-INF/nettyrack/war.properties";
@@ -96,6 +97,7 @@ public final class WarMain {
         Path gemfile = app.resolve("Gemfile");
         if (Files.isRegularFile(gemfile)) {
             env.put("BUNDLE_GEMFILE", gemfile.toString());
+            env.putIfAbsent("BUNDLE_WITHOUT", properties.getProperty("bundle.without", ""));
         }
         return env;
     }
