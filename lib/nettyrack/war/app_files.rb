@@ -59,14 +59,17 @@ module Nettyrack
         parts.each_index.map { |i| parts[0..i].join("/") }
       end
 
-      # Files below dir (relative), following symlinks, without . and .. entries.
-      def files_under(dir)
+      # Files below dir (relative), following symlinks but not in circles.
+      def files_under(dir, seen = [])
         full = absolute(dir)
         return [] unless File.directory?(full)
 
+        real = File.realpath(full)
+        return [] if seen.include?(real)
+
         Dir.children(full).sort.flat_map do |name|
           path = "#{dir}/#{name}"
-          File.directory?(absolute(path)) ? files_under(path) : (file?(path) ? [path] : [])
+          File.directory?(absolute(path)) ? files_under(path, seen + [real]) : (file?(path) ? [path] : [])
         end
       end
 

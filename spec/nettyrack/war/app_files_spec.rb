@@ -49,6 +49,14 @@ RSpec.describe Nettyrack::War::AppFiles do
     ])
   end
 
+  it "follows a symlinked directory, but not round in a circle" do
+    File.symlink(File.join(@app, "extra"), File.join(@app, "lib", "linked"))
+    File.symlink(File.join(@app, "lib"), File.join(@app, "lib", "tasks", "loop"))
+    found = names(settings).grep(%r{\AWEB-INF/lib/})
+    expect(found).to include("WEB-INF/lib/linked/notes.txt", "WEB-INF/lib/tasks/x.rake")
+    expect(found.grep(%r{loop/.*loop/})).to eq([])
+  end
+
   it "keeps logs when exclude_logs is false, and leaves out the WAR being written" do
     settings.exclude_logs = false
     settings.dirs = %w[log app]
