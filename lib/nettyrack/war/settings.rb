@@ -1,6 +1,6 @@
 # frozen_string_literal: true
 
-require_relative "webxml"
+require_relative "webxml_params"
 
 module Nettyrack
   module War
@@ -75,7 +75,7 @@ module Nettyrack
       private
 
       def default_webxml
-        webxml = Webxml.new
+        webxml = WebxmlParams.new
         webxml.rack.env = "production"
         webxml.public.root = "/"
         webxml

@@ -7,13 +7,13 @@ module Nettyrack
     # `config.webxml.jruby.max.runtimes = 1` is jruby.max.runtimes = 1. Reading a name that was
     # never set yields another node, as in Warbler, so chains can be assigned at any depth.
     # Warbler's `ignored` keys (jndi and booter by default) are not params.
-    class Webxml < BasicObject
+    class WebxmlParams < BasicObject
       def initialize
         @table = {}
       end
 
       def [](key)
-        @table[key.to_s] ||= Webxml.new
+        @table[key.to_s] ||= WebxmlParams.new
       end
 
       def []=(key, value)
@@ -27,7 +27,7 @@ module Nettyrack
           next if ignored.include?(key)
 
           name = prefix ? "#{prefix}.#{key}" : key
-          if value.is_a?(Webxml)
+          if value.is_a?(WebxmlParams)
             params.merge!(value.context_params(name))
           elsif !value.nil?
             params[name] = value.to_s
@@ -36,7 +36,7 @@ module Nettyrack
       end
 
       def is_a?(klass)
-        klass == Webxml
+        klass == WebxmlParams
       end
 
       def respond_to_missing?(*)
@@ -55,7 +55,7 @@ module Nettyrack
 
       def ignored_keys
         value = @table["ignored"]
-        value.nil? || value.is_a?(Webxml) ? %w[jndi booter] : ::Kernel.Array(value).map(&:to_s)
+        value.nil? || value.is_a?(WebxmlParams) ? %w[jndi booter] : ::Kernel.Array(value).map(&:to_s)
       end
     end
   end
