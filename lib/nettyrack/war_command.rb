@@ -26,7 +26,7 @@ module Nettyrack
 
       settings = War::WarbleFile.load(War::Settings.new(app_dir))
       settings.warnings.each { |line| @err.puts("nettyrack war: warning: #{line}") }
-      output = File.expand_path(@output || File.join(settings.autodeploy_dir || app_dir, "#{settings.jar_name}.war"))
+      output = @output ? File.expand_path(@output) : default_output(settings)
       count = War::Builder.new(settings, output).build
       say("nettyrack war: wrote #{output} (#{count} entries, #{(File.size(output) / 1_048_576.0).round(1)} MB)")
     rescue Error => e
@@ -35,6 +35,11 @@ module Nettyrack
     end
 
     private
+
+    # <jar_name>.war in autodeploy_dir (relative to the app, as under Warbler), else the app's.
+    def default_output(settings)
+      File.expand_path(File.join(settings.autodeploy_dir || ".", "#{settings.jar_name}.war"), settings.app_dir)
+    end
 
     def parse
       rest = parser.parse(@argv)

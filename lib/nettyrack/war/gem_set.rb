@@ -76,9 +76,8 @@ module Nettyrack
         end
       end
 
-      # Bundler's lazy or stub spec as the installed Gem::Specification it stands for.
+      # Bundler's stub spec as the installed Gem::Specification it stands for.
       def installed(spec)
-        spec = spec.__materialize__ if spec.respond_to?(:__materialize__) && !spec.respond_to?(:full_gem_path)
         spec.respond_to?(:to_spec) ? spec.to_spec : spec
       end
 
