@@ -94,6 +94,9 @@ public final class WarMain {
         env.put("GEM_PATH", app.resolve("gems").toString());
         env.remove("GEM_HOME");
         env.putIfAbsent("RACK_ENV", properties.getProperty("rack.env", "production"));
+        // bin/nettyrack may start its JVM once more with tuning flags it lacks; this JVM is the
+        // one `java $JAVA_OPTS -jar` started, with the user's flags, and cannot be restarted so.
+        env.put("NETTYRACK_JVM", "off");
         Path gemfile = app.resolve("Gemfile");
         if (Files.isRegularFile(gemfile)) {
             env.put("BUNDLE_GEMFILE", gemfile.toString());

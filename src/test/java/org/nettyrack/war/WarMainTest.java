@@ -44,6 +44,7 @@ class WarMainTest {
         assertEquals(app.resolve("gems").toString(), env.get("GEM_PATH"));
         assertFalse(env.containsKey("GEM_HOME"));
         assertEquals("staging", env.get("RACK_ENV"));
+        assertEquals("off", env.get("NETTYRACK_JVM"));
         assertFalse(env.containsKey("BUNDLE_GEMFILE") && env.get("BUNDLE_GEMFILE").startsWith(app.toString()));
     }
 
