@@ -104,6 +104,19 @@ RSpec.describe "nettyrack war" do
     end
   end
 
+  it "says so when the WAR's JRuby needs a newer Java than the one running it" do
+    java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+    skip "needs JRuby 10 (Java 21+) and a Java 17 at #{java17}" unless JRUBY_VERSION.start_with?("10.") && File.executable?(java17)
+    Dir.mktmpdir("war-run") do |tmp|
+      child = NettyrackProcess.new(command: [java17, "-Djava.io.tmpdir=#{tmp}", "-jar", @war], chdir: tmp)
+      expect(child.wait.exitstatus).to eq(1)
+      expect(child.stderr).to start_with("nettyrack: this WAR's JRuby needs a newer Java than 17 (")
+      expect(Dir.children(tmp)).to eq([])
+    ensure
+      child&.kill
+    end
+  end
+
   it "puts the app's own config/web.xml in its place, and Rack without a Gemfile" do
     app = File.join(@dir, "own-webxml")
     own = "<?xml version=\"1.0\"?>\n<web-app version=\"6.0\"><display-name>mine</display-name></web-app>\n"

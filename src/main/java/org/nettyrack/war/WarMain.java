@@ -41,6 +41,10 @@ public final class WarMain {
         int status;
         try {
             status = run(args);
+        } catch (UnsupportedClassVersionError e) {
+            System.err.println("nettyrack: this WAR's JRuby needs a newer Java than " + Runtime.version().feature()
+                    + " (" + e.getMessage() + ")");
+            status = 1;
         } catch (Exception e) {
             System.err.println("nettyrack: cannot start the WAR: " + e);
             status = 1;
