@@ -25,7 +25,7 @@ module Nettyrack
       return say(parser.help) if @help
 
       settings = War::WarbleFile.load(War::Settings.new(app_dir))
-      settings.warnings.each { |line| @err.puts("nettyrack war: warning: #{line}") }
+      settings.all_warnings.each { |line| @err.puts("nettyrack war: warning: #{line}") }
       output = @output ? File.expand_path(@output) : default_output(settings)
       count = War::Builder.new(settings, output).build
       say("nettyrack war: wrote #{output} (#{count} entries, #{(File.size(output) / 1_048_576.0).round(1)} MB)")

@@ -55,6 +55,12 @@ module Nettyrack
         jar_name
       end
 
+      # What to tell the user: unsupported settings, and dirs the app does not have (skipped).
+      def all_warnings
+        missing = Array(dirs).map(&:to_s).reject { |dir| File.directory?(File.join(app_dir, dir)) }
+        warnings + missing.map { |dir| "config.dirs: #{dir} is not a directory of the app; skipped" }
+      end
+
       # The excludes every build has: logs (unless exclude_logs is false) and tmp/cache.
       def all_excludes
         Array(excludes) + (exclude_logs ? ["**/*.log"] : []) + ["tmp/cache/**/*", "tmp/war/**/*"]
