@@ -18,12 +18,21 @@ require "jruby"
 module Nettyrack
   JARS = Dir[File.join(__dir__, "nettyrack", "jars", "*.jar")].sort.freeze
 
-  unless JARS.any? { |jar| File.basename(jar) == "nettyrack.jar" }
+  # In a WAR the jars are in WEB-INF/lib, on the class path JRuby was loaded from, and the
+  # gem has none of its own.
+  def self.classes_loaded?
+    java.lang.Class.forName("org.nettyrack.jruby.NettyrackLibrary", false, JRuby.runtime.jruby_class_loader)
+    true
+  rescue java.lang.ClassNotFoundException
+    false
+  end
+
+  if JARS.any? { |jar| File.basename(jar) == "nettyrack.jar" }
+    JARS.each { |jar| require jar }
+  elsif !classes_loaded?
     raise LoadError, "nettyrack.jar is missing from #{File.join(__dir__, 'nettyrack', 'jars')}; " \
                      "build it with: rake jar (mvn -B -q -DskipTests package)"
   end
-
-  JARS.each { |jar| require jar }
   Java::OrgNettyrackJruby::NettyrackLibrary.new.load(JRuby.runtime, false)
 
   # The process's pub/sub engine: client.subscribe/publish of every server started without a

@@ -134,6 +134,7 @@ module Nettyrack
           else MIN = cores, MAX = max(4, 2 x cores): #{min}:#{max} on this machine.
         SIGINT or SIGTERM: stop accepting, let requests finish (--shutdown-timeout), exit 0;
           so does `nettyrack ctl stop` (POST /stop) with --control-url.
+        `nettyrack war [APP_DIR]` packages the app as a WAR (see `nettyrack war --help`).
       NOTES
     end
 

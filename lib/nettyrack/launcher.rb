@@ -19,8 +19,8 @@ module Nettyrack
   #   line(s) → SIGINT/SIGTERM or control POST /stop (StopSignal) → Server#stop → engine closed → 0
   #
   # Any Nettyrack::Error on the way is one line on stderr and status 1, without a backtrace.
-  # `nettyrack ctl ...` goes to Ctl instead. bin/nettyrack checks that this is JRuby (Platform)
-  # before loading this file.
+  # `nettyrack ctl ...` goes to Ctl instead, `nettyrack war ...` to WarCommand. bin/nettyrack
+  # checks that this is JRuby (Platform) before loading this file.
   class Launcher
     def initialize(argv, env: ENV, out: $stdout, err: $stderr)
       @argv = argv
@@ -31,6 +31,7 @@ module Nettyrack
 
     def run
       return Ctl.new(@argv.drop(1), env: @env, out: @out, err: @err).run if @argv.first == "ctl"
+      return war if @argv.first == "war"
 
       cli = CLI.new(env: @env).parse(@argv)
       return say(cli.help) if cli.action == :help
@@ -45,6 +46,11 @@ module Nettyrack
     end
 
     private
+
+    def war
+      require_relative "war_command"
+      WarCommand.new(@argv.drop(1), out: @out, err: @err).run
+    end
 
     def configure(cli)
       file = cli.config_file ? DSL.load(cli.config_file) : {}

@@ -157,7 +157,8 @@ RSpec.describe Nettyrack::CLI do
 
     it "documents the port precedence and the thread defaults" do
       help = described_class.new(cores: 4).help
-      expect(help).to include("then $PORT", "`-p`/`-b` win over $PORT", "$RAILS_MAX_THREADS", "max(4, 2 x cores): 4:8")
+      expect(help).to include("then $PORT", "`-p`/`-b` win over $PORT", "$RAILS_MAX_THREADS", "max(4, 2 x cores): 4:8",
+                              "`nettyrack war [APP_DIR]` packages the app as a WAR")
     end
   end
 end

@@ -135,6 +135,12 @@ RSpec.describe Nettyrack::Launcher do
     expect([status, out]).to match([0, a_string_starting_with("Usage: nettyrack [options] [config.ru]")])
   end
 
+  it "hands `nettyrack war ...` to WarCommand" do
+    status, out, = run_launcher("war", "--help")
+    expect([status, out]).to match([0, a_string_starting_with("Usage: nettyrack war [options] [APP_DIR]")])
+    expect(run_launcher("war", "a", "b")).to eq([1, "", "nettyrack war: one app directory at most, got: a b\n"])
+  end
+
   describe "failing to boot: one line on stderr, status 1" do
     it "for a bad flag" do
       expect(run_launcher("--threads", "lots"))

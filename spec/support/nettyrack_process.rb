@@ -3,7 +3,8 @@
 require "rbconfig"
 require_relative "deadline"
 
-# `bin/nettyrack ARGS` as a child process (JRuby by default), with stdout and stderr on pipes.
+# `bin/nettyrack ARGS` as a child process (JRuby by default; or another command, such as
+# `java -jar app.war`), with stdout and stderr on pipes.
 # Every wait has a deadline; #kill (call it in an ensure) ends a child a spec gave up on.
 #
 #   child = NettyrackProcess.new("-p", "0", "spec/fixtures/hello.ru")
@@ -28,10 +29,11 @@ class NettyrackProcess
 
   attr_reader :stdout
 
-  def initialize(*args, ruby: RbConfig.ruby, chdir: Dir.pwd, env: {})
+  # command: what runs instead of `ruby bin/nettyrack` (e.g. ["java", "-jar", "app.war"]).
+  def initialize(*args, ruby: RbConfig.ruby, command: [ruby, BIN], chdir: Dir.pwd, env: {})
     out_reader, out_writer = IO.pipe
     err_reader, err_writer = IO.pipe
-    @pid = Process.spawn(CLEAN_ENV.merge(env), ruby, BIN, *args,
+    @pid = Process.spawn(CLEAN_ENV.merge(env), *command, *args,
                          chdir: chdir, in: File::NULL, out: out_writer, err: err_writer)
     out_writer.close
     err_writer.close

@@ -29,6 +29,7 @@ class ImportBoundaryTest {
         "netty;   java. io.netty. org.nettyrack.core.",
         "jruby;   java. org.jruby. org.jcodings. org.nettyrack.core.",
         "servlet; java. jakarta.servlet. jakarta.websocket. org.nettyrack.core.",
+        "war;     java.",
     })
     void packagesStayInTheirLane(String pkg, String allowed) throws IOException {
         Path dir = SOURCES.resolve(pkg);
