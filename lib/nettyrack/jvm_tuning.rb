@@ -56,10 +56,10 @@ module Nettyrack
       end
     end
 
-    # Whether these arguments start a server (not `nettyrack ctl ...`, --help or --version,
-    # which are done long before tuning would pay off).
+    # Whether these arguments start a server (not `nettyrack ctl ...`, `nettyrack war ...`,
+    # --help or --version, which are done long before tuning would pay off).
     def serving?(argv)
-      argv.first != "ctl" && (argv & %w[-h --help -v --version]).empty?
+      !%w[ctl war].include?(argv.first) && (argv & %w[-h --help -v --version]).empty?
     end
 
     # The environment for the JVM that runs with +flags+: JRUBY_OPTS passes them on.

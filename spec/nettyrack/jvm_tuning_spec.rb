@@ -46,9 +46,9 @@ RSpec.describe Nettyrack::JvmTuning do
     expect(env).to eq("JRUBY_OPTS" => "-J-Xmx512m -J-XX:+UseCompactObjectHeaders --dev", described_class::MARK => "1")
   end
 
-  it "tunes servers only, not nettyrack ctl, --help or --version" do
-    expect([%w[-p 3000 config.ru], [], %w[ctl stats], %w[--help], %w[-v]].map { |argv| described_class.serving?(argv) })
-      .to eq([true, true, false, false, false])
+  it "tunes servers only, not nettyrack ctl, nettyrack war, --help or --version" do
+    expect([%w[-p 3000 config.ru], [], %w[ctl stats], %w[war app], %w[--help], %w[-v]].map { |argv| described_class.serving?(argv) })
+      .to eq([true, true, false, false, false, false])
   end
 
   it "reads the running JVM" do
