@@ -13,7 +13,9 @@ class ServerConfigTest {
     void defaultsAreSaneAndListenOn9292() {
         ServerConfig c = ServerConfig.builder().build();
         assertEquals("http://0.0.0.0:9292", c.binds().get(0).url());
-        assertTrue(c.maxThreads() >= 16);
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertEquals(cores, c.minThreads());
+        assertEquals(Math.max(4, 2 * cores), c.maxThreads(), "few threads beyond the cores: see Configuration.default_threads");
         assertEquals(100L * 1024 * 1024, c.maxBodySize());
         assertEquals(8 * 1024, c.maxUriLength());
         assertEquals(16 * 1024, c.maxHeaderSize());
