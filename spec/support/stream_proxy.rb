@@ -51,16 +51,19 @@ class StreamProxy
   end
 
   # health_check: a path HAProxy GETs every 100 ms over connections of its own, which it
-  # opens with a v2 LOCAL header.
+  # opens with a v2 LOCAL header. A check may take up to 5 s and only 100 failures in a row mark
+  # the server down: by default a check times out after 100 ms and 3 failures do, and on a busy
+  # machine HAProxy then closed the test's own connections unanswered.
   def self.haproxy(backend, health_check: nil)
     new("haproxy") do |port, dir|
-      check = health_check ? " check inter 100ms" : ""
+      check = health_check ? " check inter 100ms fall 100 rise 1" : ""
       File.write(File.join(dir, "haproxy.cfg"), <<~CONF)
         defaults
           mode tcp
           timeout connect 5s
           timeout client 30s
           timeout server 30s
+          timeout check 5s
         frontend clients
           bind 127.0.0.1:#{port}
           default_backend app
