@@ -29,8 +29,10 @@ module WarBench
       log "#{name}: starting"
       measure(name, spec, dir)
     end
-    File.write(File.join(dir, "results.json"), JSON.pretty_generate(rows))
-    report = WarReport.render(rows, warmup: WARMUP, duration: DURATION, threads: THREADS)
+    meta = { "warmup" => WARMUP, "duration" => DURATION, "threads" => THREADS,
+             "load" => File.read("/proc/loadavg").split.first(3).join(" "), "at" => Time.now.utc.strftime("%Y-%m-%d %H:%M") }
+    File.write(File.join(dir, "results.json"), JSON.pretty_generate("meta" => meta, "rows" => rows))
+    report = WarReport.render(rows, meta)
     puts report
     File.write(File.join(RESULTS, "war-latest.md"), report)
     File.write(File.join(dir, "report.md"), report)

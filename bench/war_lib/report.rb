@@ -1,23 +1,24 @@
 # frozen_string_literal: true
 
-# The bench/war report: one markdown table (req/s, p99, per-client min/max, errors for each way
-# of serving the app) and issue 9's targets for our servlet filter, judged against jruby-rack
+# The bench/war report: one markdown table (req/s during the warm-up and in each measured run,
+# p99, per-client min/max, errors including the warm-up's, for each way of serving the app) and issue 9's targets for our servlet filter, judged against jruby-rack
 # and our Netty door from the same run.
 module WarReport
   RUNS = %w[wrk-c10 wrk-c100 h2load-c10 h2load-c100].freeze
 
   module_function
 
-  def render(rows, warmup:, duration:, threads:)
+  # meta: warmup, duration (seconds), threads (Jetty's), load (/proc/loadavg at the end), at (UTC).
+  def render(rows, meta)
     ok = rows.reject { |row| row["failed"] }
-    lines = ["# bench/war (#{Time.now.utc.strftime('%Y-%m-%d %H:%M')} UTC)", "",
-             "bench/hello.ru, RACK_ENV=production, 127.0.0.1; Jetty #{jetty_version} (ee10) with #{threads} threads " \
-             "for both web apps; a #{warmup} s warm-up (wrk -c100) per server, then wrk -t2 --latency and " \
-             "h2load --h1 -t1, #{duration} s each, at 10 and 100 connections; load average " \
-             "#{File.read('/proc/loadavg').split.first(3).join(' ')} at the end (#{cores} cores).", "",
-             "| server | boot | wrk c10 | wrk c100 | p99 c10 | p99 c100 | h2load c10 | h2load c100 | " \
+    lines = ["# bench/war (#{meta['at']} UTC)", "",
+             "bench/hello.ru, RACK_ENV=production, 127.0.0.1; Jetty #{jetty_version} (ee10) with #{meta['threads']} " \
+             "threads for both web apps; a #{meta['warmup']} s warm-up (wrk -c100) per server, then, in this order, " \
+             "wrk -t2 --latency and h2load --h1 -t1, #{meta['duration']} s each, at 10 and 100 connections; " \
+             "load average #{meta['load']} at the end (#{cores} cores, shared).", "",
+             "| server | boot | warm-up | wrk c10 | wrk c100 | p99 c10 | p99 c100 | h2load c10 | h2load c100 | " \
              "min/max c10 | min/max c100 | errors | RSS |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     ok.each { |row| lines << result_row(row) }
     rows.select { |row| row["failed"] }.each { |row| lines << "| #{row['server']} | failed: #{row['failed']} |" }
     lines.concat(["", *targets(ok)])
@@ -26,7 +27,7 @@ module WarReport
 
   def result_row(row)
     runs = row["runs"]
-    cells = [row["server"], "#{row['boot_s']} s", *RUNS.first(2).map { |k| runs[k]["rps"].round },
+    cells = [row["server"], "#{row['boot_s']} s", row.dig("warmup", "rps")&.round || "-", *RUNS.first(2).map { |k| runs[k]["rps"].round },
              *%w[wrk-c10 wrk-c100].map { |k| runs[k]["p99_ms"] ? "#{runs[k]['p99_ms']} ms" : "-" },
              *RUNS.last(2).map { |k| runs[k]["rps"].round },
              *%w[h2load-c10 h2load-c100].map { |k| runs[k]["fairness"] || "-" },
@@ -35,7 +36,7 @@ module WarReport
   end
 
   def errors(row)
-    row["runs"].values.sum { |r| r["errors"].to_i }
+    [row["warmup"], *row["runs"].values].compact.sum { |r| r["errors"].to_i }
   end
 
   def targets(rows)
