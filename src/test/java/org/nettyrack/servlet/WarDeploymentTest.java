@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +31,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * WARs built by {@code nettyrack war} (bin/nettyrack on the toolchain's JRuby, as a person runs
  * it) deployed as they are, the .war file, in Jetty 12 and Tomcat 11 at /shop: war_app (a
- * Gemfile with a test group, Bundler, lib/, public/, a WebSocket echo) and examples/sinatra.
+ * Gemfile with a test group, Bundler, lib/, public/, a WebSocket echo), examples/sinatra and
+ * examples/rails.
  * The web app loads JRuby, its stdlib and nettyrack from the WAR's WEB-INF/lib and its gems
  * from WEB-INF/gems; nothing is passed in context params. Each WAR is built once.
  */
@@ -41,18 +43,22 @@ class WarDeploymentTest {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(WAIT).build();
     private Path appWar;
-    private Path sinatraWar;
+    private final Map<String, Path> wars = new LinkedHashMap<>();
 
     @BeforeAll
     void buildWars(@TempDir Path tmp) throws Exception {
         Path app = tmp.resolve("war_app");
         copyTree(Path.of("src/test/resources/org/nettyrack/servlet/war_app"), app);
         appWar = tmp.resolve("shop.war");
-        sinatraWar = tmp.resolve("sinatra.war");
-        Process first = build(app, appWar, tmp.resolve("app-build.log"));
-        Process second = build(Path.of("examples/sinatra"), sinatraWar, tmp.resolve("sinatra-build.log"));
-        awaitBuild(first, tmp.resolve("app-build.log"));
-        awaitBuild(second, tmp.resolve("sinatra-build.log"));
+        Map<String, Process> builds = new LinkedHashMap<>();
+        builds.put("app", build(app, appWar, tmp.resolve("app-build.log")));
+        for (String example : List.of("sinatra", "rails")) {
+            wars.put(example, tmp.resolve(example + ".war"));
+            builds.put(example, build(Path.of("examples", example), wars.get(example), tmp.resolve(example + "-build.log")));
+        }
+        for (Map.Entry<String, Process> build : builds.entrySet()) {
+            awaitBuild(build.getValue(), tmp.resolve(build.getKey() + "-build.log"));
+        }
     }
 
     static Stream<Arguments> containers() {
@@ -83,19 +89,28 @@ class WarDeploymentTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("containers")
-    void sinatraExampleWarAnswers(String name, Supplier<Container> containers) throws Exception {
+    static Stream<Arguments> examples() {
+        return containers().flatMap(container -> Stream.of("sinatra", "rails")
+            .map(example -> Arguments.of(container.get()[0], container.get()[1], example)));
+    }
+
+    @ParameterizedTest(name = "{2} in {0}")
+    @MethodSource("examples")
+    void exampleWarAnswers(String name, Supplier<Container> containers, String example) throws Exception {
         try (Container container = containers.get()) {
-            assertTrue(container.deploy(sinatraWar, "/shop"), () -> "deployment failed: " + container.failure());
+            assertTrue(container.deploy(wars.get(example), "/shop"), () -> "deployment failed: " + container.failure());
             URI base = container.base();
             HttpResponse<String> root = get(base);
             assertEquals(200, root.statusCode(), root.body());
-            assertTrue(root.body().matches("(?s)sinatra 3\\.\\d+\\.\\d+ on jruby .*"), root.body());
-            assertEquals("{\"n\":42}", get(base.resolve("json/21")).body());
-            HttpResponse<String> echo = client.send(HttpRequest.newBuilder(base.resolve("echo")).timeout(WAIT)
-                .POST(HttpRequest.BodyPublishers.ofString("quiet please")).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals("QUIET PLEASE", echo.body());
+            String greeting = example.equals("sinatra") ? "(?s)sinatra 3\\.\\d+\\.\\d+ on jruby .*" : "(?s)hello from Rails 6\\.1.*";
+            assertTrue(root.body().matches(greeting), root.body());
+            String json = get(base.resolve("json/21")).body();
+            assertTrue(json.startsWith("{\"n\":42"), json);
+            if (example.equals("sinatra")) {
+                HttpResponse<String> echo = client.send(HttpRequest.newBuilder(base.resolve("echo")).timeout(WAIT)
+                    .POST(HttpRequest.BodyPublishers.ofString("quiet please")).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals("QUIET PLEASE", echo.body());
+            }
         }
     }
 
