@@ -54,7 +54,7 @@ RSpec.describe "nettyrack war" do
 
   it "lays the WAR out as Warbler does, with config/warble.rb's includes and excludes" do
     names = war_entries(@war)
-    expect(names).to include("WEB-INF/config.ru", "WEB-INF/Gemfile", "WEB-INF/lib/greeting.rb",
+    expect(names).to include("WEB-INF/config.ru", "WEB-INF/Gemfile", "WEB-INF/Gemfile.lock", "WEB-INF/lib/greeting.rb",
                              "WEB-INF/app/views/page.txt", "WEB-INF/config/warble.rb", "WEB-INF/extra/notes.txt",
                              "index.html", "WEB-INF/web.xml", "META-INF/MANIFEST.MF",
                              "org/nettyrack/war/WarMain.class", "WEB-INF/lib/nettyrack.jar",

@@ -21,7 +21,7 @@ module Nettyrack
     #                                       BUNDLE_WITHOUT
     #   WEB-INF/               config.ru and the app (AppFiles), web.xml (config/web.xml, else
     #                          WebXml's), lib/ (Jars + Settings#java_libs), gems/ (GemSet +
-    #                          NettyrackGem)
+    #                          NettyrackGem), Gemfile.lock (GemSet's, when the app has none)
     #
     # It is written next to the output and renamed into place, so a failed build leaves no
     # half-written WAR.
@@ -79,10 +79,13 @@ module Nettyrack
       end
 
       def gem_entries
-        GemSet.new(@settings).specs.each_with_object({}) do |spec, entries|
-          entries["#{GEM_PATH}/specifications/#{spec.full_name}.gemspec"] = Archive::Bytes.new(spec.to_ruby)
-          gem_files(spec).each { |relative, path| entries["#{GEM_PATH}/gems/#{spec.full_name}/#{relative}"] = path }
+        set = GemSet.new(@settings)
+        entries = set.specs.each_with_object({}) do |spec, found|
+          found["#{GEM_PATH}/specifications/#{spec.full_name}.gemspec"] = Archive::Bytes.new(spec.to_ruby)
+          gem_files(spec).each { |relative, path| found["#{GEM_PATH}/gems/#{spec.full_name}/#{relative}"] = path }
         end
+        entries["WEB-INF/Gemfile.lock"] = Archive::Bytes.new(set.lockfile) if set.lockfile
+        entries
       end
 
       # {relative path => absolute path} of the files of an installed gem, less gem_excludes.

@@ -8,7 +8,8 @@ module Nettyrack
     # The gems a WAR carries in WEB-INF/gems, as installed Gem::Specifications: those the app's
     # Gemfile resolves to (its Gemfile.lock if any, else resolved from the installed gems,
     # never from the network), without the bundle_without groups, plus Settings#gems with
-    # their runtime dependencies, plus Rack if nothing brought it (nettyrack needs it).
+    # their runtime dependencies, plus Rack if nothing brought it (nettyrack needs it); and the
+    # Gemfile.lock it resolved, for an app without one.
     #
     # Left out: nettyrack itself (the WAR has its own copy), default gems and the gems JRuby
     # ships (both are in the JRuby stdlib jar in WEB-INF/lib).
@@ -26,6 +27,11 @@ module Nettyrack
         add_installed(found, "rack", rack_requirement) unless found.key?("rack")
         found.values.reject { |spec| skip?(spec) }.sort_by(&:full_name)
       end
+
+      # The Gemfile.lock of what #specs resolved, when the app has none: without it, Bundler in
+      # the WAR would resolve the Gemfile again and want the gems of the groups left out.
+      # Call after #specs.
+      attr_reader :lockfile
 
       def gemfile
         File.join(@settings.app_dir, "Gemfile")
@@ -51,7 +57,9 @@ module Nettyrack
           definition = Bundler::Definition.build(gemfile, "#{gemfile}.lock", nil)
           resolve_locally(definition)
           groups = definition.groups - Array(@settings.bundle_without).map(&:to_sym)
-          definition.specs_for(groups).reject { |spec| spec.name == "nettyrack" }.map { |spec| installed(spec) }
+          specs = definition.specs_for(groups).reject { |spec| spec.name == "nettyrack" }.map { |spec| installed(spec) }
+          @lockfile = definition.to_lock unless File.file?("#{gemfile}.lock")
+          specs
         end
       rescue LoadError, StandardError => e
         raise ConfigError, "cannot resolve the gems of #{gemfile} from the gems installed here " \

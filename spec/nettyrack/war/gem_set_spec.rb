@@ -26,6 +26,20 @@ RSpec.describe Nettyrack::War::GemSet do
     expect(Dir.children(@app)).to eq(["Gemfile"]) # no Gemfile.lock written
   end
 
+  it "gives the lock it resolved, for the WAR, when the app has none; none when the app has its own" do
+    File.write(File.join(@app, "Gemfile"), "source 'https://rubygems.org'\ngem 'rack'\ngroup :test do\n  gem 'rspec'\nend\n")
+    set = described_class.new(settings)
+    set.specs
+    # All groups: Bundler in the WAR reads the lock and then skips what BUNDLE_WITHOUT names.
+    expect(set.lockfile).to match(/^DEPENDENCIES\n  rack\n  rspec\n/)
+    expect(set.lockfile).to match(/^    rack \(\d+\.\d+\.\d+\)$/)
+    File.write(File.join(@app, "Gemfile.lock"), set.lockfile)
+    own = described_class.new(settings)
+    own.specs
+    expect(own.lockfile).to be_nil
+    expect(described_class.new(Nettyrack::War::Settings.new(Dir.mktmpdir("no-gemfile", @app))).lockfile).to be_nil
+  end
+
   it "brings Rack and warble.rb's gems with their dependencies when there is no Gemfile" do
     expect(names).to eq(["rack"])
     settings.gems = ["rack-protection"]

@@ -1,10 +1,14 @@
 package org.nettyrack.jruby;
 
 import java.io.File;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyHash;
@@ -23,7 +27,8 @@ import org.nettyrack.core.push.PubSub;
  * One JRuby runtime for a web app, and the {@link RackBridge} in front of its Rack
  * application. {@link HostedBooter} makes it: a runtime on the host's class loader, with
  * GEM_PATH ({@code gem.path}), RACK_ENV ({@code rack.env}, default production) and JRuby's home
- * ({@code jruby.home}, for a jruby.jar without its stdlib) set before it starts; the host's
+ * ({@code jruby.home}, for a jruby.jar without its stdlib) set before it starts, and for a WAR
+ * from {@code nettyrack war} BUNDLE_GEMFILE and BUNDLE_WITHOUT as {@code java -jar} sets them; the host's
  * globals; then {@code Nettyrack::HostedApp.boot} (lib/nettyrack/hosted_app.rb) loads the rackup.
  * {@link #close} tears the runtime down (at_exit blocks run, Ruby threads stop) and waits for
  * its threads to end.
@@ -31,6 +36,8 @@ import org.nettyrack.core.push.PubSub;
 final class HostedRuntime implements HostedApp {
     /** Where nettyrack.jar carries lib/ (see pom.xml): on the load path when present. */
     private static final String LIB = "META-INF/nettyrack/lib";
+    /** Written by {@code nettyrack war} at the WAR's root. */
+    private static final String WAR_PROPERTIES = "META-INF/nettyrack/war.properties";
 
     private final Ruby runtime;
     private final RackBridge bridge;
@@ -94,14 +101,41 @@ final class HostedRuntime implements HostedApp {
             }
         }
         if (!gems.isEmpty()) {
-            env.put("GEM_PATH", String.join(File.pathSeparator, gems));
             env.put("GEM_HOME", gems.get(0));
         }
+        // A GEM_PATH replaces RubyGems' default path, and with it the gems JRuby ships in its
+        // stdlib (ostruct, which Sinatra needs, since Ruby 3.5): they stay on the path, last.
+        gems.add(config.getJRubyHome() + "/lib/ruby/gems/shared");
+        env.put("GEM_PATH", String.join(File.pathSeparator, gems));
+        bundler(settings, env);
         config.setEnvironment(env);
         if (settings.loader().getResource(LIB + "/nettyrack/hosted_app.rb") != null) {
             config.setLoadPaths(List.of("uri:classloader:/" + LIB));
         }
         return config;
+    }
+
+    /**
+     * Bundler (a Rails app's config/boot.rb) must read the packaged Gemfile and leave out the
+     * groups {@code nettyrack war} did not package, which its war.properties names, as
+     * {@code java -jar} does (WarMain).
+     */
+    private static void bundler(Settings settings, Map<String, String> env) {
+        File gemfile = new File(new File(settings.root(), settings.params().getOrDefault("app.root", "/WEB-INF")), "Gemfile");
+        if (!gemfile.isFile()) {
+            return;
+        }
+        env.put("BUNDLE_GEMFILE", gemfile.getPath());
+        Properties war = new Properties();
+        try (InputStream in = new FileInputStream(new File(settings.root(), WAR_PROPERTIES))) {
+            war.load(in);
+        } catch (IOException notFromNettyrackWar) {
+            return;
+        }
+        String without = war.getProperty("bundle.without", "");
+        if (!without.isBlank()) {
+            env.putIfAbsent("BUNDLE_WITHOUT", without);
+        }
     }
 
     private static void requireHostedApp(Ruby runtime) {

@@ -29,7 +29,10 @@ final class TomcatContainer implements Container {
     @Override
     public boolean deploy(Path webApp, String contextPath) throws Exception {
         tomcat = new Tomcat();
-        tomcat.setBaseDir(Files.createTempDirectory("tomcat-").toString());
+        Path base = Files.createTempDirectory("tomcat-");
+        // Tomcat unpacks a .war into the host's appBase, which it does not create.
+        Files.createDirectories(base.resolve("webapps"));
+        tomcat.setBaseDir(base.toString());
         tomcat.setHostname("127.0.0.1");
         connector = new Connector();
         connector.setPort(0);

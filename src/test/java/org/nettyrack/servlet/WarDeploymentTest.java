@@ -1,0 +1,181 @@
+package org.nettyrack.servlet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * WARs built by {@code nettyrack war} (bin/nettyrack on the toolchain's JRuby, as a person runs
+ * it) deployed as they are, the .war file, in Jetty 12 and Tomcat 11 at /shop: war_app (a
+ * Gemfile with a test group, Bundler, lib/, public/, a WebSocket echo), examples/sinatra and
+ * examples/rails.
+ * The web app loads JRuby, its stdlib and nettyrack from the WAR's WEB-INF/lib and its gems
+ * from WEB-INF/gems; nothing is passed in context params. Each WAR is built once.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WarDeploymentTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final long BUILD_SECONDS = 300;
+
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(WAIT).build();
+    private Path appWar;
+    private final Map<String, Path> wars = new LinkedHashMap<>();
+
+    @BeforeAll
+    void buildWars(@TempDir Path tmp) throws Exception {
+        Path app = tmp.resolve("war_app");
+        copyTree(Path.of("src/test/resources/org/nettyrack/servlet/war_app"), app);
+        appWar = tmp.resolve("shop.war");
+        Map<String, Process> builds = new LinkedHashMap<>();
+        builds.put("app", build(app, appWar, tmp.resolve("app-build.log")));
+        for (String example : List.of("sinatra", "rails")) {
+            wars.put(example, tmp.resolve(example + ".war"));
+            builds.put(example, build(Path.of("examples", example), wars.get(example), tmp.resolve(example + "-build.log")));
+        }
+        for (Map.Entry<String, Process> build : builds.entrySet()) {
+            awaitBuild(build.getValue(), tmp.resolve(build.getKey() + "-build.log"));
+        }
+    }
+
+    static Stream<Arguments> containers() {
+        Supplier<Container> jetty = JettyContainer::new;
+        Supplier<Container> tomcat = TomcatContainer::new;
+        return Stream.of(Arguments.of("jetty", jetty), Arguments.of("tomcat", tomcat));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("containers")
+    void appWarAnswersUnderAContextPath(String name, Supplier<Container> containers) throws Exception {
+        try (Container container = containers.get()) {
+            assertTrue(container.deploy(appWar, "/shop"), () -> "deployment failed: " + container.failure());
+            URI base = container.base();
+            HttpResponse<String> root = get(base.resolve("items/1"));
+            assertEquals(200, root.statusCode(), root.body());
+            assertTrue(root.body().startsWith("hello from the WAR SCRIPT_NAME=/shop PATH_INFO=/items/1 RACK_ENV=production rack="),
+                root.body());
+            HttpResponse<String> hello = get(base.resolve("hello.txt"));
+            assertEquals(200, hello.statusCode());
+            assertEquals("static hello from public/\n", hello.body());
+            String hidden = get(base.resolve("WEB-INF/config.ru")).body();
+            assertTrue(!hidden.contains("bundler/setup"), "WEB-INF/config.ru was served as a file");
+            HttpResponse<String> echo = client.send(HttpRequest.newBuilder(base.resolve("echo")).timeout(WAIT)
+                .POST(HttpRequest.BodyPublishers.ofString("quiet please")).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals("QUIET PLEASE", echo.body());
+            assertEquals("echo: hi", webSocketEcho(URI.create(base.resolve("ws").toString().replaceFirst("^http", "ws")), "hi"));
+        }
+    }
+
+    static Stream<Arguments> examples() {
+        return containers().flatMap(container -> Stream.of("sinatra", "rails")
+            .map(example -> Arguments.of(container.get()[0], container.get()[1], example)));
+    }
+
+    @ParameterizedTest(name = "{2} in {0}")
+    @MethodSource("examples")
+    void exampleWarAnswers(String name, Supplier<Container> containers, String example) throws Exception {
+        try (Container container = containers.get()) {
+            assertTrue(container.deploy(wars.get(example), "/shop"), () -> "deployment failed: " + container.failure());
+            URI base = container.base();
+            HttpResponse<String> root = get(base);
+            assertEquals(200, root.statusCode(), root.body());
+            String greeting = example.equals("sinatra") ? "(?s)sinatra 3\\.\\d+\\.\\d+ on jruby .*" : "(?s)hello from Rails 6\\.1.*";
+            assertTrue(root.body().matches(greeting), root.body());
+            String json = get(base.resolve("json/21")).body();
+            assertTrue(json.startsWith("{\"n\":42"), json);
+            if (example.equals("sinatra")) {
+                HttpResponse<String> echo = client.send(HttpRequest.newBuilder(base.resolve("echo")).timeout(WAIT)
+                    .POST(HttpRequest.BodyPublishers.ofString("quiet please")).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals("QUIET PLEASE", echo.body());
+            }
+        }
+    }
+
+    private HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+        return client.send(HttpRequest.newBuilder(uri).timeout(WAIT).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private String webSocketEcho(URI uri, String message) throws Exception {
+        CompletableFuture<String> reply = new CompletableFuture<>();
+        WebSocket socket = client.newWebSocketBuilder().buildAsync(uri, new WebSocket.Listener() {
+            private final StringBuilder text = new StringBuilder();
+
+            @Override
+            public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+                text.append(data);
+                if (last) {
+                    reply.complete(text.toString());
+                }
+                webSocket.request(1);
+                return null;
+            }
+
+            @Override
+            public void onError(WebSocket webSocket, Throwable error) {
+                reply.completeExceptionally(error);
+            }
+        }).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        socket.sendText(message, true).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        String answer = reply.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        return answer;
+    }
+
+    /** `jruby bin/nettyrack war APP -o WAR` outside Bundler's environment, as a person runs it. */
+    private static Process build(Path app, Path war, Path log) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(WebApp.jrubyHome().resolve("bin/jruby").toString(),
+            "bin/nettyrack", "war", app.toString(), "-o", war.toString())
+            .redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> env = builder.environment();
+        for (String name : List.of("RUBYOPT", "RUBYLIB", "BUNDLE_GEMFILE", "BUNDLE_BIN_PATH", "BUNDLER_SETUP", "BUNDLER_VERSION")) {
+            env.remove(name);
+        }
+        env.put("JRUBY_OPTS", "--dev");
+        return builder.start();
+    }
+
+    private static void awaitBuild(Process build, Path log) throws Exception {
+        boolean done = build.waitFor(BUILD_SECONDS, TimeUnit.SECONDS);
+        if (!done) {
+            build.destroyForcibly();
+        }
+        String output = Files.readString(log);
+        assertTrue(done && build.exitValue() == 0, () -> "nettyrack war failed: " + output);
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                Path target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,3 @@
+module Greeting
+  TEXT = "hello from the WAR"
+end
