@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +47,7 @@ class WarDeploymentTest {
     @BeforeAll
     void buildWars(@TempDir Path tmp) throws Exception {
         Path app = tmp.resolve("war_app");
-        copyTree(Path.of("src/test/resources/org/nettyrack/servlet/war_app"), app);
+        WebApp.copyTree(Path.of("src/test/resources/org/nettyrack/servlet/war_app"), app);
         appWar = tmp.resolve("shop.war");
         Map<String, Process> builds = new LinkedHashMap<>();
         builds.put("app", build(app, appWar, tmp.resolve("app-build.log")));
@@ -164,18 +163,5 @@ class WarDeploymentTest {
         }
         String output = Files.readString(log);
         assertTrue(done && build.exitValue() == 0, () -> "nettyrack war failed: " + output);
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Path target = to.resolve(from.relativize(file).toString());
-                if (Files.isDirectory(file)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(file, target, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
     }
 }

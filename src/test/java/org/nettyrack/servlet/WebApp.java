@@ -86,7 +86,8 @@ final class WebApp {
         return root;
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
+    /** Copies a directory tree, replacing what is there. */
+    static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> files = Files.walk(from)) {
             for (Path file : (Iterable<Path>) files::iterator) {
                 Path target = to.resolve(from.relativize(file).toString());
