@@ -2,11 +2,11 @@
 
 module Nettyrack
   # The JVM settings nettyrack runs with unless told otherwise (README "Rails and the JVM" says
-  # why). They must be set when the JVM starts, so bin/nettyrack
-  # starts itself once more with them when the JVM it runs in lacks them: one extra JVM start,
-  # about a second. A setting the user gave in any form (JAVA_OPTS, JRUBY_OPTS, -J flags, a
-  # .jruby.java_opts file) wins: a setting is added only when nothing of its family is there
-  # (any -Xmx or MaxRAMPercentage for the heap).
+  # why). They must be set when the JVM starts, so bin/nettyrack starts itself once more with
+  # them when the JVM it runs in lacks them (one extra JVM start, before the app loads). A
+  # setting the user gave in any form (JAVA_OPTS, JRUBY_OPTS, -J flags, a .jruby.java_opts file)
+  # wins: a setting is added only when nothing of its family is there (any -Xmx or
+  # MaxRAMPercentage for the heap).
   #
   #   NETTYRACK_JVM=off        run with exactly the JVM you started
   #
