@@ -57,7 +57,7 @@ module Nettyrack
       opts.separator "\nListening:"
       host, port = Configuration::DEFAULTS.values_at(:host, :port)
       opts.on("-p", "--port PORT", "listen on #{host}:PORT (default #{port})") do |value|
-        add_bind([host, read("--port") { Coerce.port(value) }])
+        add_bind(Bind.tcp(host, read("--port") { Coerce.port(value) }))
       end
       opts.on("-b", "--bind URI", "listen on tcp://HOST:PORT; repeat to listen on several") do |value|
         add_bind(read("--bind") { Coerce.bind(value) })

@@ -1,11 +1,12 @@
 # frozen_string_literal: true
 
+require_relative "bind"
 require_relative "errors"
 
 module Nettyrack
   # Reads the values people write (command-line flags, config file calls, $PORT, rackup's -O
   # options, Server.new keywords) into the plain values Configuration holds: Integer bytes,
-  # Integer counts, Numeric seconds, [min, max] threads, [host, port] binds. Strings and Ruby
+  # Integer counts, Numeric seconds, [min, max] threads, Bind listeners. Strings and Ruby
   # values are both accepted. A value that does not fit raises ConfigError saying what would;
   # the caller puts the flag, variable or file:line in front.
   module Coerce
@@ -16,7 +17,6 @@ module Nettyrack
     SECONDS = /\A(\d+(?:\.\d+)?)\s*(ms|s|m)?\z/
     SECOND_UNITS = { "ms" => 0.001, nil => 1, "s" => 1, "m" => 60 }.freeze
     INTEGER = /\A\d+\z/
-    TCP = /\A(?:\[(?<host>[^\]]+)\]|(?<host>[^:\[\]\/]+)):(?<port>\d+)\z/
 
     # Bytes: 1048576, "1048576", "64k", "10m", "1g", "512KiB" (k, m and g are powers of 1024).
     def size(value)
@@ -78,17 +78,14 @@ module Nettyrack
       [min, max]
     end
 
-    # A listen address: "tcp://HOST:PORT" (IPv6 as tcp://[::1]:9292). Returns [host, port].
+    # A listen address URI (see Bind.parse). Returns a Bind.
     def bind(value)
-      scheme, address = value.to_s.split("://", 2)
-      case scheme
-      when "tcp"
-        match = TCP.match(address.to_s)
-        return [match[:host], port(match[:port])] if match
-      when "unix", "ssl"
+      scheme = value.to_s.split("://", 2).first
+      if %w[ssl unix].include?(scheme)
         raise ConfigError, "#{scheme}:// binds are not supported yet (#{value}); use tcp://HOST:PORT"
       end
-      raise ConfigError, "#{value.inspect} is not a bind address (use tcp://HOST:PORT)"
+
+      Bind.parse(value) { |text| port(text) }
     end
 
     # An access log line format: "common" (Rack::CommonLogger's) or "json"; symbols too.

@@ -83,7 +83,7 @@ module Nettyrack
     # $PORT, as platforms such as Heroku set it: listen on DEFAULTS[:host] at that port.
     def self.port_layer(env)
       port = from_env("PORT", env) { |value| Coerce.port(value) }
-      port ? { binds: [[DEFAULTS[:host], port]] } : {}
+      port ? { binds: [Bind.tcp(DEFAULTS[:host], port)] } : {}
     end
 
     def self.rails_threads(min, max)
@@ -127,9 +127,9 @@ module Nettyrack
       @settings.fetch(key)
     end
 
-    # [[host, port], ...]: the listeners of the top layer that named any, else host:port.
+    # [Bind, ...]: the listeners of the top layer that named any, else host:port.
     def binds
-      @settings[:binds] || [[@settings[:host], @settings[:port]]]
+      @settings[:binds] || [Bind.tcp(@settings[:host], @settings[:port])]
     end
 
     def threads = @settings[:threads]

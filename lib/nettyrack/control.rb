@@ -28,7 +28,8 @@ module Nettyrack
         raise ConfigError, "#{scheme}:// control URLs are not supported yet (#{value}); use tcp://HOST:PORT"
       end
 
-      Coerce.bind(value)
+      bind = Coerce.bind(value)
+      [bind.host, bind.port]
     rescue ConfigError => e
       raise unless e.message.include?("is not a bind address")
 

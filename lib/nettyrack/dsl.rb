@@ -49,7 +49,7 @@ module Nettyrack
     #   port 3000
     #   port 3000, "127.0.0.1"
     def port(number, host = Configuration::DEFAULTS[:host])
-      add_bind([host.to_s, Coerce.port(number)])
+      add_bind(Bind.tcp(host, Coerce.port(number)))
     end
 
     # Listen on a tcp:// URI (unix:// and ssl:// are not supported yet).

@@ -18,7 +18,7 @@ module Nettyrack
     def build(binds:, threads:, proxy_protocol: false, access_log: nil, error_log: nil, access_log_format: "common",
               control_url: nil, control_token: nil, **limits)
       builder = Java::OrgNettyrackCore::ServerConfig.builder
-      binds.each { |host, port| builder.bind(host, port) }
+      binds.each { |bind| builder.bind(java_bind(bind)) }
       builder.threads(*threads)
       builder.proxyProtocol(proxy_protocol)
       LIMITS.each { |limit| fill(builder, limit, limits.fetch(limit.name)) }
@@ -29,6 +29,11 @@ module Nettyrack
       builder.build
     rescue Java::JavaLang::IllegalArgumentException => e
       raise ConfigError, e.message
+    end
+
+    def java_bind(bind)
+      Java::OrgNettyrackCore::ServerConfig::Bind.new(bind.scheme, bind.host, bind.port || 0, bind.path,
+                                                     java.util.HashMap.new(bind.params))
     end
 
     def fill(builder, limit, value)

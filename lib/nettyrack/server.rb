@@ -19,7 +19,7 @@ module Nettyrack
   class Server
     attr_reader :configuration, :pubsub, :control_token
 
-    # binds: tcp:// URIs or [host, port] pairs, in addition to host/port when those are given.
+    # binds: tcp:// URIs, Binds or [host, port] pairs, in addition to host/port when those are given.
     # proxy_protocol: true when a load balancer opens every connection with a PROXY header.
     # access_log: nil, an IO (such as $stdout), or a java.io.OutputStream.
     # access_log_format: "common" (default) or "json".
@@ -86,16 +86,24 @@ module Nettyrack
     # The keywords as one settings layer; host/port add a listener to binds (the default one
     # when neither is given).
     def layer(host, port, binds, threads, proxy_protocol, limits)
-      listeners = Array(binds).map { |bind| bind.is_a?(String) ? Coerce.bind(bind) : bind }
+      listeners = Array(binds).map { |bind| listener(bind) }
       if host || port || listeners.empty?
         defaults = Configuration::DEFAULTS
-        listeners << [(host || defaults[:host]).to_s, Coerce.port(port || defaults[:port])]
+        listeners << Bind.tcp(host || defaults[:host], Coerce.port(port || defaults[:port]))
       end
       layer = { binds: listeners }
       layer[:threads] = Coerce.threads(threads) if threads
       layer[:proxy_protocol] = proxy_protocol_setting(proxy_protocol) unless proxy_protocol.nil?
       limits.each { |name, value| layer[name] = LIMITS_BY_NAME.fetch(name).coerce(value) }
       layer
+    end
+
+    def listener(bind)
+      case bind
+      when String then Coerce.bind(bind)
+      when Array then Bind.tcp(bind[0], Coerce.port(bind[1]))
+      else bind
+      end
     end
 
     def proxy_protocol_setting(value)

@@ -29,12 +29,12 @@ RSpec.describe Nettyrack::CLI do
 
   describe "listening" do
     it "listens on 0.0.0.0 with -p and --port" do
-      expect([settings("-p", "3000"), settings("--port=0")]).to eq([{ binds: [["0.0.0.0", 3000]] }, { binds: [["0.0.0.0", 0]] }])
+      expect([settings("-p", "3000"), settings("--port=0")]).to eq([{ binds: [Nettyrack::Bind.tcp("0.0.0.0", 3000)] }, { binds: [Nettyrack::Bind.tcp("0.0.0.0", 0)] }])
     end
 
     it "collects every -b and -p, in order" do
       expect(settings("-b", "tcp://127.0.0.1:1", "--bind", "tcp://[::1]:2", "-p", "3"))
-        .to eq(binds: [["127.0.0.1", 1], ["::1", 2], ["0.0.0.0", 3]])
+        .to eq(binds: [Nettyrack::Bind.tcp("127.0.0.1", 1), Nettyrack::Bind.tcp("::1", 2), Nettyrack::Bind.tcp("0.0.0.0", 3)])
     end
 
     it "expects a PROXY protocol header with --proxy-protocol; --no-proxy-protocol overrides a config file" do

@@ -80,8 +80,8 @@ RSpec.describe Nettyrack::Coerce do
     {
       "tcp://0.0.0.0:9292" => ["0.0.0.0", 9292], "tcp://localhost:0" => ["localhost", 0],
       "tcp://[::1]:3000" => ["::1", 3000], "tcp://[::]:80" => ["::", 80]
-    }.each do |uri, bind|
-      it("reads #{uri}") { expect(described_class.bind(uri)).to eq(bind) }
+    }.each do |uri, (host, port)|
+      it("reads #{uri}") { expect(described_class.bind(uri)).to eq(Nettyrack::Bind.tcp(host, port)) }
     end
 
     %w[unix ssl].each do |scheme|

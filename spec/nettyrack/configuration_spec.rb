@@ -23,7 +23,7 @@ RSpec.describe Nettyrack::Configuration do
     it "gives the defaults when no layer says otherwise" do
       config = described_class.merge(cores: 2)
       expect([config.binds, config.threads, config.environment, config.rackup, config.quiet?, config.access_log])
-        .to eq([[["0.0.0.0", 9292]], [2, 4], "development", "config.ru", false, nil])
+        .to eq([[Nettyrack::Bind.tcp("0.0.0.0", 9292)], [2, 4], "development", "config.ru", false, nil])
     end
 
     it "defaults to one thread per core at least and max(4, 2 x cores) at most" do
@@ -36,8 +36,8 @@ RSpec.describe Nettyrack::Configuration do
     end
 
     it "replaces the listeners of lower layers, not adding to them" do
-      config = described_class.merge({ binds: [["127.0.0.1", 1], ["::1", 2]] }, { binds: [["0.0.0.0", 3]] })
-      expect(config.binds).to eq([["0.0.0.0", 3]])
+      config = described_class.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 1), Nettyrack::Bind.tcp("::1", 2)] }, { binds: [Nettyrack::Bind.tcp("0.0.0.0", 3)] })
+      expect(config.binds).to eq([Nettyrack::Bind.tcp("0.0.0.0", 3)])
     end
 
     it "keeps a lower layer's minimum when only a maximum is given, capped at that maximum" do
@@ -56,10 +56,10 @@ RSpec.describe Nettyrack::Configuration do
     end
 
     it "offers the keywords JavaConfig.build takes" do
-      options = described_class.merge({ binds: [["127.0.0.1", 0]], threads: [1, 2] }).server_options
+      options = described_class.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 0)], threads: [1, 2] }).server_options
       expect(options.keys).to eq(%i[binds threads proxy_protocol access_log_format control_url control_token] +
                                  Nettyrack::LIMIT_NAMES)
-      expect(options.values_at(:binds, :threads, :proxy_protocol, :max_headers)).to eq([[["127.0.0.1", 0]], [1, 2], false, 100])
+      expect(options.values_at(:binds, :threads, :proxy_protocol, :max_headers)).to eq([[Nettyrack::Bind.tcp("127.0.0.1", 0)], [1, 2], false, 100])
     end
 
     it("is development only in development") do
@@ -100,7 +100,7 @@ RSpec.describe Nettyrack::Configuration do
 
   describe ".port_layer" do
     it "listens on 0.0.0.0:$PORT" do
-      expect(described_class.port_layer({ "PORT" => "5000" })).to eq(binds: [["0.0.0.0", 5000]])
+      expect(described_class.port_layer({ "PORT" => "5000" })).to eq(binds: [Nettyrack::Bind.tcp("0.0.0.0", 5000)])
     end
 
     it("is empty without $PORT") { expect(described_class.port_layer({})).to eq({}) }
@@ -117,13 +117,13 @@ RSpec.describe Nettyrack::Configuration do
     end
 
     it "puts $PORT over the config file's listeners" do
-      config = launcher_config(env: { "PORT" => "5000" }, file: { binds: [["127.0.0.1", 3000]] }, command_line: {})
-      expect(config.binds).to eq([["0.0.0.0", 5000]])
+      config = launcher_config(env: { "PORT" => "5000" }, file: { binds: [Nettyrack::Bind.tcp("127.0.0.1", 3000)] }, command_line: {})
+      expect(config.binds).to eq([Nettyrack::Bind.tcp("0.0.0.0", 5000)])
     end
 
     it "puts -p/-b on the command line over $PORT" do
-      config = launcher_config(env: { "PORT" => "5000" }, file: {}, command_line: { binds: [["0.0.0.0", 7000]] })
-      expect(config.binds).to eq([["0.0.0.0", 7000]])
+      config = launcher_config(env: { "PORT" => "5000" }, file: {}, command_line: { binds: [Nettyrack::Bind.tcp("0.0.0.0", 7000)] })
+      expect(config.binds).to eq([Nettyrack::Bind.tcp("0.0.0.0", 7000)])
     end
 
     it "puts the config file over RACK_ENV and RAILS_MAX_THREADS, and the command line over both" do

@@ -24,7 +24,7 @@ RSpec.describe Nettyrack::DSL do
   it("reads an empty file as an empty layer") { expect(load_config("")).to eq({}) }
 
   it "collects `port` and `bind` listeners in order" do
-    expect(load_config(<<~RUBY)).to eq(binds: [["0.0.0.0", 3000], ["127.0.0.1", 3001], ["::1", 3002]])
+    expect(load_config(<<~RUBY)).to eq(binds: [Nettyrack::Bind.tcp("0.0.0.0", 3000), Nettyrack::Bind.tcp("127.0.0.1", 3001), Nettyrack::Bind.tcp("::1", 3002)])
       port 3000
       port "3001", "127.0.0.1"
       bind "tcp://[::1]:3002"
@@ -105,7 +105,7 @@ RSpec.describe Nettyrack::DSL do
   end
 
   it "runs ordinary Ruby, such as ENV lookups" do
-    expect(load_config('port ENV.fetch("NETTYRACK_DSL_SPEC_PORT", "4000").to_i + 1')).to eq(binds: [["0.0.0.0", 4001]])
+    expect(load_config('port ENV.fetch("NETTYRACK_DSL_SPEC_PORT", "4000").to_i + 1')).to eq(binds: [Nettyrack::Bind.tcp("0.0.0.0", 4001)])
   end
 
   describe "errors, each naming the file and line" do

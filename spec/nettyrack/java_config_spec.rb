@@ -4,12 +4,12 @@ require "stringio"
 
 RSpec.describe Nettyrack::JavaConfig do
   def build(**overrides)
-    options = Nettyrack::Configuration.merge({ binds: [["127.0.0.1", 0]], threads: [2, 8] }).server_options
+    options = Nettyrack::Configuration.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 0)], threads: [2, 8] }).server_options
     described_class.build(**options, **overrides)
   end
 
   it "fills every builder setting from the Ruby names" do
-    config = build(binds: [["127.0.0.1", 0], ["::1", 8080]], threads: [3, 9], max_body_size: 5_000_000_000,
+    config = build(binds: [Nettyrack::Bind.tcp("127.0.0.1", 0), Nettyrack::Bind.tcp("::1", 8080)], threads: [3, 9], max_body_size: 5_000_000_000,
                    max_header_size: 32_768, max_uri_length: 4096, max_headers: 50, body_buffer: 1024,
                    header_timeout: 1.5, keep_alive_timeout: 20, write_timeout: 0.25, shutdown_timeout: 0,
                    queue_size: 7, io_threads: 3)

@@ -50,7 +50,7 @@ RSpec.describe Nettyrack::Server do
     server = described_class.new(app, port: "0", threads: "2:4", max_body_size: "1k", header_timeout: "500ms")
     expect(server.configuration.threads).to eq([2, 4])
     expect(server.configuration.limits.values_at(:max_body_size, :header_timeout)).to eq([1024, 0.5])
-    expect(server.configuration.binds).to eq([["0.0.0.0", 0]])
+    expect(server.configuration.binds).to eq([Nettyrack::Bind.tcp("0.0.0.0", 0)])
   end
 
   it "reads proxy_protocol as true or false, off by default, and names it when neither" do

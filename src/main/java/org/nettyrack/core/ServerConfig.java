@@ -3,6 +3,7 @@ package org.nettyrack.core;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every setting of a server, immutable once built. The Ruby side (CLI, config DSL, Rack
@@ -10,10 +11,44 @@ import java.util.List;
  * Each limit has a default here and an option of the same meaning in the CLI.
  */
 public final class ServerConfig {
-    /** One {@code tcp://host:port} listener. Port 0 asks the OS for a free port. */
-    public record Bind(String host, int port) {
+    /**
+     * One listener: scheme {@code tcp} or {@code ssl} with host and port (port 0 asks the OS
+     * for a free one), or {@code unix} with a socket path. params are the bind URI's query
+     * ({@code cert}, {@code key}, {@code mode}...), read by the transport that serves the scheme.
+     */
+    public record Bind(String scheme, String host, int port, String path, Map<String, String> params) {
+        public static final List<String> SCHEMES = List.of("tcp", "ssl", "unix");
+
+        public Bind {
+            params = Map.copyOf(params);
+        }
+
+        /** A cleartext {@code tcp://host:port} listener. */
+        public Bind(String host, int port) {
+            this("tcp", host, port, null, Map.of());
+        }
+
+        /** The same listener on another port (a port 0 once bound). */
+        public Bind withPort(int boundPort) {
+            return new Bind(scheme, host, boundPort, path, params);
+        }
+
         public String url() {
-            return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+            if ("unix".equals(scheme)) {
+                return "unix://" + path;
+            }
+            return ("ssl".equals(scheme) ? "https" : "http") + "://"
+                + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
+
+        void check() {
+            Builder.require(SCHEMES.contains(scheme), "bind scheme must be one of " + SCHEMES + ", got " + scheme);
+            if ("unix".equals(scheme)) {
+                Builder.require(path != null && !path.isEmpty(), "unix bind path must not be empty");
+                return;
+            }
+            Builder.require(host != null && !host.isEmpty(), "bind host must not be empty");
+            Builder.require(port >= 0 && port <= 65535, "port must be 0..65535, got " + port);
         }
     }
 
@@ -206,6 +241,7 @@ public final class ServerConfig {
         }
 
         public Builder bind(String host, int port) { binds.add(new Bind(host, port)); return this; }
+        public Builder bind(Bind bind) { binds.add(bind); return this; }
         public Builder threads(int min, int max) { minThreads = min; maxThreads = max; return this; }
         public Builder queueSize(int n) { queueSize = n; return this; }
         /** 0: the process's open-file limit less {@link #FILES_KEPT_FREE}. */
@@ -237,12 +273,7 @@ public final class ServerConfig {
             if (binds.isEmpty()) {
                 binds.add(new Bind("0.0.0.0", 9292));
             }
-            for (Bind b : binds) {
-                if (b.host() == null || b.host().isEmpty()) {
-                    throw new IllegalArgumentException("bind host must not be empty");
-                }
-                require(b.port() >= 0 && b.port() <= 65535, "port must be 0..65535, got " + b.port());
-            }
+            binds.forEach(Bind::check);
             require(minThreads >= 0, "minimum threads must be 0 or more, got " + minThreads);
             require(maxThreads >= 1, "maximum threads must be 1 or more, got " + maxThreads);
             require(minThreads <= maxThreads,

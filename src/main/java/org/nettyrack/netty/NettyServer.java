@@ -74,6 +74,10 @@ public final class NettyServer {
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
             .childHandler(new HttpPipeline(state));
         for (ServerConfig.Bind bind : config.binds()) {
+            if (!"tcp".equals(bind.scheme())) {
+                stop();
+                throw new IllegalArgumentException(bind.scheme() + ":// listeners are not supported yet: " + bind.url());
+            }
             try {
                 Channel listener = bootstrap.bind(bind.host(), bind.port()).sync().channel();
                 listeners.add(listener);
@@ -124,7 +128,7 @@ public final class NettyServer {
     public synchronized List<String> urls() {
         List<String> urls = new ArrayList<>();
         for (int i = 0; i < listeners.size(); i++) {
-            urls.add(new ServerConfig.Bind(config.binds().get(i).host(), port(i)).url());
+            urls.add(config.binds().get(i).withPort(port(i)).url());
         }
         return urls;
     }

@@ -73,4 +73,26 @@ class ServerConfigTest {
     void ipv6BindsGetBrackets() {
         assertEquals("http://[::1]:80", new ServerConfig.Bind("::1", 80).url());
     }
+
+    @Test
+    void tlsAndUnixBindsNameTheirScheme() {
+        ServerConfig c = ServerConfig.builder()
+            .bind(new ServerConfig.Bind("ssl", "::1", 9443, null, java.util.Map.of("cert", "c.pem")))
+            .bind(new ServerConfig.Bind("unix", null, 0, "/run/app.sock", java.util.Map.of("mode", "0660")))
+            .build();
+        assertEquals("https://[::1]:9443", c.binds().get(0).url());
+        assertEquals("c.pem", c.binds().get(0).params().get("cert"));
+        assertEquals("unix:///run/app.sock", c.binds().get(1).url());
+        assertEquals("http://[::1]:8080", new ServerConfig.Bind("::1", 0).withPort(8080).url());
+    }
+
+    @Test
+    void refusesBindsWithoutAnAddress() {
+        assertEquals("unix bind path must not be empty", assertThrows(IllegalArgumentException.class, () ->
+            ServerConfig.builder().bind(new ServerConfig.Bind("unix", null, 0, "", java.util.Map.of())).build()).getMessage());
+        assertEquals("bind scheme must be one of [tcp, ssl, unix], got udp", assertThrows(IllegalArgumentException.class, () ->
+            ServerConfig.builder().bind(new ServerConfig.Bind("udp", "h", 1, null, java.util.Map.of())).build()).getMessage());
+        assertEquals("bind host must not be empty", assertThrows(IllegalArgumentException.class, () ->
+            ServerConfig.builder().bind("", 1).build()).getMessage());
+    }
 }
