@@ -4,6 +4,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayList;
@@ -22,6 +24,7 @@ import java.util.concurrent.TimeUnit;
  * stream runs {@code on_shutdown}), then GOAWAY: streams in flight finish, new ones are
  * refused, and the connection closes after its last stream (the frame codec waits up to the
  * shutdown timeout).</li>
+ * <li>the client half-closed: the same GOAWAY and close after the streams in flight.</li>
  * </ul>
  * Everything here runs on the connection's event loop, which its streams share.
  */
@@ -73,6 +76,8 @@ final class Http2Streams extends ChannelInboundHandlerAdapter {
                 stream.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
             }
             ctx.close();
+        } else if (evt instanceof ChannelInputShutdownEvent) {
+            ctx.close(); // nothing more can come: what was asked is answered, then the connection closes
         }
         super.userEventTriggered(ctx, evt);
     }
@@ -88,10 +93,12 @@ final class Http2Streams extends ChannelInboundHandlerAdapter {
         cancelIdle();
     }
 
-    /** What reaches here is the connection's, not a stream's (those the multiplexer handled): resets and the like. */
+    /** What reaches here is the connection's, not a stream's (the multiplexer took those): resets and the like. */
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        ctx.close();
+        if (Http2CodecUtil.getEmbeddedHttp2Exception(cause) == null) {
+            ctx.close(); // an HTTP/2 error the frame codec answers itself, with its GOAWAY
+        }
     }
 
     private void armIdle() {
