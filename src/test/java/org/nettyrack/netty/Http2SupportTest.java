@@ -120,6 +120,32 @@ class Http2SupportTest {
     }
 
     @Test
+    void aStreamedResponseWaitsForTheClientsWindowInsteadOfPilingUp() {
+        byte[] piece = new byte[16 * 1024];
+        List<Object> writes = new ArrayList<>();
+        RackHandler streaming = (request, response) -> {
+            response.begin(200, new ResponseHeaders(), -1);
+            try {
+                for (int i = 0; i < 40; i++) {
+                    response.write(piece, 0, piece.length);
+                    writes.add(i);
+                }
+            } catch (IOException e) {
+                writes.add(e.getMessage());
+            }
+            response.abort();
+        };
+        // The client never returns window: the server may send the 65,535 bytes of the first window, no more.
+        ServerConfig config = ServerConfig.builder().writeTimeoutMillis(200).build();
+        PipelineHarness server = new PipelineHarness(config, streaming, now);
+        H2Client client = new H2Client(server.channel);
+        Http2FrameStream stream = client.send(H2Client.get("/stream"), true);
+        assertEquals("write timed out: the client stopped reading", writes.get(writes.size() - 1));
+        assertTrue(writes.size() < 10, "the writer waited instead of buffering 640 KiB: " + writes);
+        assertTrue(client.response(stream).body.length() <= 65_535);
+    }
+
+    @Test
     void advertisesTheConfiguredLimits() {
         ServerConfig config = ServerConfig.builder().maxConcurrentStreams(7).http2InitialWindow(20_000).maxHeaderSize(4096).build();
         H2Client client = new H2Client(new PipelineHarness(config, app, now).channel);
