@@ -208,6 +208,19 @@ class Http2SupportTest {
     }
 
     @Test
+    void theHttp11HeaderTimeoutDoesNotOutliveTheSwitch() {
+        ServerConfig config = ServerConfig.builder().headerTimeoutMillis(1_000).keepAliveTimeoutMillis(60_000).build();
+        PipelineHarness server = new PipelineHarness(config, app, pending::add);
+        H2Client client = new H2Client(server.channel);
+        client.send(H2Client.get("/slow"), true); // with the app past the header timeout
+        server.channel.advanceTimeBy(2_000, TimeUnit.MILLISECONDS);
+        server.channel.runScheduledPendingTasks();
+        client.pump();
+        assertTrue(server.channel.isOpen());
+        assertEquals(List.of(), client.goAways);
+    }
+
+    @Test
     void anIdleConnectionClosesAfterTheKeepAliveTimeout() {
         PipelineHarness server = new PipelineHarness(ServerConfig.builder().keepAliveTimeoutMillis(5_000).build(), app, now);
         H2Client client = new H2Client(server.channel);
