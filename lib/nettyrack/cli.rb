@@ -67,6 +67,9 @@ module Nettyrack
               "a connection without one is closed (default off)") do |value|
         @settings[:proxy_protocol] = value
       end
+      opts.on("--[no-]http2", "cleartext ports speak HTTP/2 too: h2c by prior knowledge", "and by Upgrade: h2c (default on)") do |value|
+        @settings[:http2] = value
+      end
     end
 
     def running(opts)

@@ -29,6 +29,7 @@ module Nettyrack
       quiet: false,
       access_log: nil,            # nil: none; :stdout, or a file path
       proxy_protocol: false,      # true: every connection opens with a PROXY v1/v2 header
+      http2: true,                # cleartext ports speak h2c too (prior knowledge, Upgrade: h2c)
       access_log_format: "common", # or "json" (AccessLogFormat in Java)
       control_url: nil,           # [host, port] of the control endpoint; nil: none
       control_token: nil,         # its token; nil: made up at boot; :none: no token asked for
@@ -37,6 +38,8 @@ module Nettyrack
       max_uri_length: 8 * KIB,
       max_headers: 100,
       max_chunk_extensions: 16 * KIB, # beyond a chunked body's data; a quarter per chunk
+      max_concurrent_streams: 100, # HTTP/2 streams open at once on one connection
+      http2_initial_window: 65_535, # HTTP/2 stream flow-control window (RFC 9113's default)
       body_buffer: 128 * KIB,
       header_timeout: 30,         # seconds, as are the other timeouts
       body_timeout: 30,           # after the head; extended by 1 s per body_min_rate bytes received
@@ -141,6 +144,7 @@ module Nettyrack
     def pubsub = @settings[:pubsub]
     def quiet? = @settings[:quiet]
     def proxy_protocol? = @settings[:proxy_protocol]
+    def http2? = @settings[:http2]
     def development? = environment == "development"
 
     def limits
@@ -149,7 +153,7 @@ module Nettyrack
 
     # The keywords JavaConfig.build and Server.new take (less the access log, an open stream).
     def server_options
-      { binds: binds, threads: threads, proxy_protocol: proxy_protocol?,
+      { binds: binds, threads: threads, proxy_protocol: proxy_protocol?, http2: http2?,
         **@settings.slice(:access_log_format, :control_url, :control_token), **limits }
     end
   end

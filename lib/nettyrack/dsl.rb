@@ -108,6 +108,13 @@ module Nettyrack
       set(:proxy_protocol, Coerce.boolean(flag))
     end
 
+    # HTTP/2 on cleartext ports (h2c, by prior knowledge or Upgrade: h2c) besides HTTP/1.1: on
+    # unless turned off. A proxy in front that speaks h2c to its backends can use it.
+    #   http2 false
+    def http2(flag = true)
+      set(:http2, Coerce.boolean(flag))
+    end
+
     # The access log's lines: "common" (Rack::CommonLogger's, the default) or "json".
     #   access_log_format :json
     def access_log_format(format)

@@ -15,12 +15,13 @@ module Nettyrack
     # #to_outputstream). The error log gets the server's own trouble; nil means stderr.
     # control_url: [host, port] or nil; control_token: the token, or nil/:none for none (Server
     # makes one up first when none was configured).
-    def build(binds:, threads:, proxy_protocol: false, access_log: nil, error_log: nil, access_log_format: "common",
+    def build(binds:, threads:, proxy_protocol: false, http2: true, access_log: nil, error_log: nil, access_log_format: "common",
               control_url: nil, control_token: nil, **limits)
       builder = Java::OrgNettyrackCore::ServerConfig.builder
       binds.each { |bind| builder.bind(java_bind(bind)) }
       builder.threads(*threads)
       builder.proxyProtocol(proxy_protocol)
+      builder.http2(http2)
       LIMITS.each { |limit| fill(builder, limit, limits.fetch(limit.name)) }
       builder.control(*control_url, control_token.is_a?(String) ? control_token : nil) if control_url
       builder.accessLogFormat(access_log_format.to_s)

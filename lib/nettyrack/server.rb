@@ -21,19 +21,20 @@ module Nettyrack
 
     # binds: tcp:// URIs, Binds or [host, port] pairs, in addition to host/port when those are given.
     # proxy_protocol: true when a load balancer opens every connection with a PROXY header.
+    # http2: false to serve cleartext ports on HTTP/1.1 only (default: h2c too).
     # access_log: nil, an IO (such as $stdout), or a java.io.OutputStream.
     # access_log_format: "common" (default) or "json".
     # control_url: tcp://HOST:PORT for GET /stats, GET /thread-backtraces, POST /stop;
     # control_token: the token they need (default: a random one, #control_token), or :none.
     # pubsub: the engine clients subscribe and publish through (default: Nettyrack.pubsub).
-    def initialize(app, host: nil, port: nil, binds: nil, threads: nil, proxy_protocol: nil, development: false,
+    def initialize(app, host: nil, port: nil, binds: nil, threads: nil, proxy_protocol: nil, http2: nil, development: false,
                    errors: $stderr, access_log: nil, access_log_format: nil, control_url: nil, control_token: nil,
                    pubsub: Nettyrack.pubsub, **limits)
       unknown = limits.keys - LIMIT_NAMES
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
 
       ops = operations_layer(access_log_format, control_url, control_token)
-      @configuration = Configuration.merge(layer(host, port, binds, threads, proxy_protocol, limits).merge(ops))
+      @configuration = Configuration.merge(layer(host, port, binds, threads, { proxy_protocol:, http2: }, limits).merge(ops))
       @control_token = Control.token(@configuration[:control_token]) if @configuration.control_url
       @pubsub = pubsub
       config = JavaConfig.build(**@configuration.server_options, control_token: @control_token&.value,
@@ -85,7 +86,7 @@ module Nettyrack
 
     # The keywords as one settings layer; host/port add a listener to binds (the default one
     # when neither is given).
-    def layer(host, port, binds, threads, proxy_protocol, limits)
+    def layer(host, port, binds, threads, flags, limits)
       listeners = Array(binds).map { |bind| listener(bind) }
       if host || port || listeners.empty?
         defaults = Configuration::DEFAULTS
@@ -93,7 +94,7 @@ module Nettyrack
       end
       layer = { binds: listeners }
       layer[:threads] = Coerce.threads(threads) if threads
-      layer[:proxy_protocol] = proxy_protocol_setting(proxy_protocol) unless proxy_protocol.nil?
+      flags.each { |name, value| layer[name] = flag_setting(name, value) unless value.nil? }
       limits.each { |name, value| layer[name] = LIMITS_BY_NAME.fetch(name).coerce(value) }
       layer
     end
@@ -106,10 +107,10 @@ module Nettyrack
       end
     end
 
-    def proxy_protocol_setting(value)
+    def flag_setting(name, value)
       Coerce.boolean(value)
     rescue ConfigError => e
-      raise ConfigError, "invalid proxy_protocol: #{e.message}"
+      raise ConfigError, "invalid #{name}: #{e.message}"
     end
 
     def operations_layer(access_log_format, control_url, control_token)

@@ -8,7 +8,7 @@ RSpec.describe Nettyrack::Configuration do
         access_log: nil, max_body_size: 100 * 1024 * 1024, max_header_size: 16 * 1024,
         max_uri_length: 8 * 1024, max_headers: 100, max_chunk_extensions: 16 * 1024, body_buffer: 128 * 1024, header_timeout: 30,
         keep_alive_timeout: 20, write_timeout: 60, shutdown_timeout: 30, queue_size: 1024, io_threads: 0,
-        pubsub: nil, proxy_protocol: false
+        pubsub: nil, proxy_protocol: false, http2: true, max_concurrent_streams: 100, http2_initial_window: 65_535
       )
     end
 
@@ -57,7 +57,7 @@ RSpec.describe Nettyrack::Configuration do
 
     it "offers the keywords JavaConfig.build takes" do
       options = described_class.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 0)], threads: [1, 2] }).server_options
-      expect(options.keys).to eq(%i[binds threads proxy_protocol access_log_format control_url control_token] +
+      expect(options.keys).to eq(%i[binds threads proxy_protocol http2 access_log_format control_url control_token] +
                                  Nettyrack::LIMIT_NAMES)
       expect(options.values_at(:binds, :threads, :proxy_protocol, :max_headers)).to eq([[Nettyrack::Bind.tcp("127.0.0.1", 0)], [1, 2], false, 100])
     end

@@ -56,6 +56,11 @@ RSpec.describe Nettyrack::DSL do
     expect(error_for("proxy_protocol :v1")).to eq('DIR/nettyrack.rb:1: :v1 is not true or false')
   end
 
+  it "reads http2 as true/false, and the HTTP/2 limits" do
+    expect([load_config("http2 false"), load_config("http2"), load_config("max_concurrent_streams 10")])
+      .to eq([{ http2: false }, { http2: true }, { max_concurrent_streams: 10 }])
+  end
+
   it "reads the access log format" do
     expect(load_config("access_log_format :json")).to eq(access_log_format: "json")
     expect(error_for("access_log_format 'xml'")).to eq('DIR/nettyrack.rb:1: "xml" is not an access log format (use common or json)')

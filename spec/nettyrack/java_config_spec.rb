@@ -31,6 +31,15 @@ RSpec.describe Nettyrack::JavaConfig do
     expect(build(proxy_protocol: true).proxyProtocol).to be(true)
   end
 
+  it "passes the HTTP/2 settings, and Java names the one out of range" do
+    config = build(http2: false, max_concurrent_streams: 5, http2_initial_window: 1 << 20)
+    expect([config.http2, config.maxConcurrentStreams, config.http2InitialWindow]).to eq([false, 5, 1 << 20])
+    expect { build(max_concurrent_streams: 0) }
+      .to raise_error(Nettyrack::ConfigError, "max concurrent streams must be 1 or more, got 0")
+    expect { build(http2_initial_window: 100) }
+      .to raise_error(Nettyrack::ConfigError, "HTTP/2 initial window must be at least 1024 bytes, got 100")
+  end
+
   it "has no access log unless given one, and writes a Ruby IO through an OutputStream" do
     io = StringIO.new
     expect(build.accessLog).to be_nil
@@ -69,5 +78,6 @@ RSpec.describe Nettyrack::JavaConfig do
     cores = java.lang.Runtime.runtime.available_processors
     expect([fallback.min_threads, fallback.max_threads]).to eq(Nettyrack::Configuration.default_threads(cores))
     expect(fallback.proxy_protocol).to eq(Nettyrack::Configuration::DEFAULTS[:proxy_protocol])
+    expect(fallback.http2).to eq(Nettyrack::Configuration::DEFAULTS[:http2])
   end
 end

@@ -53,6 +53,13 @@ RSpec.describe Nettyrack::Server do
     expect(server.configuration.binds).to eq([Nettyrack::Bind.tcp("0.0.0.0", 0)])
   end
 
+  it "reads http2 as true or false, on by default, and names it when neither" do
+    expect([nil, false, "no", true].map { |value| described_class.new(app, port: 0, http2: value).configuration.http2? })
+      .to eq([true, false, false, true])
+    expect { described_class.new(app, http2: :h2c) }
+      .to raise_error(Nettyrack::ConfigError, "invalid http2: :h2c is not true or false")
+  end
+
   it "reads proxy_protocol as true or false, off by default, and names it when neither" do
     expect([nil, true, "yes", "false"].map { |value| described_class.new(app, port: 0, proxy_protocol: value).configuration.proxy_protocol? })
       .to eq([false, true, true, false])

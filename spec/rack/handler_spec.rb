@@ -74,7 +74,7 @@ RSpec.describe "Rack::Handler::Nettyrack" do
   end
 
   it "lists what -O accepts for rackup -h" do
-    expect(handler.valid_options.keys).to include("Host=HOST", "Port=PORT", "Threads=MIN:MAX", "Quiet", "pubsub=URL", "proxy_protocol",
+    expect(handler.valid_options.keys).to include("Host=HOST", "Port=PORT", "Threads=MIN:MAX", "Quiet", "pubsub=URL", "proxy_protocol", "http2=BOOL",
                                                   "control_url=URL", "control_token=TOKEN", "no_control_token",
                                                   "max_body_size=BYTES", "header_timeout=SECONDS", "control_timeout=SECONDS")
   end

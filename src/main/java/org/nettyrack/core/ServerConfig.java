@@ -86,6 +86,9 @@ public final class ServerConfig {
     private final long maxPushQueue;
     private final long pushTimeoutMillis;
     private final boolean proxyProtocol;
+    private final boolean http2;
+    private final int maxConcurrentStreams;
+    private final int http2InitialWindow;
     private final OutputStream accessLog;
     private final AccessLogFormat accessLogFormat;
     private final ErrorLog errorLog;
@@ -115,6 +118,9 @@ public final class ServerConfig {
         this.maxPushQueue = b.maxPushQueue;
         this.pushTimeoutMillis = b.pushTimeoutMillis;
         this.proxyProtocol = b.proxyProtocol;
+        this.http2 = b.http2;
+        this.maxConcurrentStreams = b.maxConcurrentStreams;
+        this.http2InitialWindow = b.http2InitialWindow;
         this.accessLog = b.accessLog;
         this.accessLogFormat = b.accessLogFormat;
         this.errorLog = b.errorLog;
@@ -196,6 +202,12 @@ public final class ServerConfig {
      * dropped. Off by default: the header is then refused like any malformed request.
      */
     public boolean proxyProtocol() { return proxyProtocol; }
+    /** Whether cleartext ports also speak h2c (prior knowledge and {@code Upgrade: h2c}); on by default. */
+    public boolean http2() { return http2; }
+    /** HTTP/2 streams one connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). */
+    public int maxConcurrentStreams() { return maxConcurrentStreams; }
+    /** Bytes of request body a client may send on one HTTP/2 stream before the server reads them. */
+    public int http2InitialWindow() { return http2InitialWindow; }
     /** Where access log lines go, or null for none. */
     public OutputStream accessLog() { return accessLog; }
     /** The access log's line format: Common Log Format unless set. */
@@ -231,6 +243,9 @@ public final class ServerConfig {
         private long maxPushQueue = 1024 * 1024;
         private long pushTimeoutMillis = 40_000;
         private boolean proxyProtocol;
+        private boolean http2 = true;
+        private int maxConcurrentStreams = 100;
+        private int http2InitialWindow = 65_535;
         private OutputStream accessLog;
         private AccessLogFormat accessLogFormat = AccessLogFormat.COMMON;
         private ErrorLog errorLog = ErrorLog.stderr();
@@ -263,6 +278,9 @@ public final class ServerConfig {
         public Builder maxPushQueue(long n) { maxPushQueue = n; return this; }
         public Builder pushTimeoutMillis(long ms) { pushTimeoutMillis = ms; return this; }
         public Builder proxyProtocol(boolean on) { proxyProtocol = on; return this; }
+        public Builder http2(boolean on) { http2 = on; return this; }
+        public Builder maxConcurrentStreams(int n) { maxConcurrentStreams = n; return this; }
+        public Builder http2InitialWindow(int n) { http2InitialWindow = n; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
         public Builder accessLogFormat(String name) { accessLogFormat = AccessLogFormat.named(name); return this; }
         public Builder control(String host, int port, String token) { control = new Control(host, port, token); return this; }
@@ -297,6 +315,8 @@ public final class ServerConfig {
             require(maxMessageSize >= 125, "max message size must be at least 125 bytes, got " + maxMessageSize);
             require(maxPushQueue >= 1024, "max push queue must be at least 1024 bytes, got " + maxPushQueue);
             require(pushTimeoutMillis >= 100, "push timeout must be at least 100 ms");
+            require(maxConcurrentStreams >= 1, "max concurrent streams must be 1 or more, got " + maxConcurrentStreams);
+            require(http2InitialWindow >= 1024, "HTTP/2 initial window must be at least 1024 bytes, got " + http2InitialWindow);
             require(controlTimeoutMillis > 0, "control timeout must be positive");
             if (control != null) {
                 require(control.host() != null && !control.host().isEmpty(), "control host must not be empty");

@@ -11,13 +11,16 @@ import org.nettyrack.core.ServerConfig;
 /**
  * Builds each connection's pipeline, socket side first:
  * <pre>
- * timeouts → [PROXY decoder → proxy] → decoder → encoder → guard → expect-continue → dispatcher
+ * timeouts → [PROXY decoder → proxy] → [h2 preface] → decoder → encoder → guard → [h2c upgrade]
+ *   → expect-continue → dispatcher
  * </pre>
  * With {@code --proxy-protocol}, Netty's PROXY protocol decoder and {@link ProxyProtocolHandler}
  * read the load balancer's header first, then leave the pipeline.
  * Netty's codec parses and frames; {@link RequestGuard} refuses what must not reach the
  * application; Netty's expect-continue handler answers {@code Expect: 100-continue};
  * {@link RackDispatcher} collects bodies and runs the application on the worker pool.
+ * With h2c on ({@code --http2}), {@link Http2Preface} and Netty's upgrade handler
+ * ({@link Http2Support#upgradeHandler}) switch a connection that asks to HTTP/2.
  * The handler names are spelled here only; a connection that switches to push keeps the codec
  * and drops the rest ({@link #leaveHttp}).
  */
@@ -25,13 +28,15 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
     static final String TIMEOUTS = "timeouts";
     static final String PROXY_DECODER = "proxy-decoder";
     static final String PROXY = "proxy";
+    static final String PREFACE = "h2-preface";
     static final String DECODER = "decoder";
     static final String ENCODER = "encoder";
     static final String GUARD = "guard";
+    static final String H2C_UPGRADE = "h2c-upgrade";
     static final String CONTINUE = "continue";
     static final String DISPATCHER = "dispatcher";
     /** What only an HTTP conversation needs: removed when the connection switches to push. */
-    private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, CONTINUE, DISPATCHER};
+    private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, H2C_UPGRADE, CONTINUE, DISPATCHER};
 
     private final ServerState server;
     private final HttpDecoderConfig decoderConfig;
@@ -61,15 +66,21 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
             p.addLast(PROXY_DECODER, new HAProxyMessageDecoder());
             p.addLast(PROXY, new ProxyProtocolHandler(server.errorLog));
         }
+        if (config.http2()) {
+            p.addLast(PREFACE, new Http2Preface(server));
+        }
         p.addLast(DECODER, new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
         p.addLast(ENCODER, new HttpResponseEncoder());
         p.addLast(GUARD, new RequestGuard(config.maxHeaders()));
+        if (config.http2()) {
+            p.addLast(H2C_UPGRADE, Http2Support.upgradeHandler(server));
+        }
         p.addLast(CONTINUE, new ExpectContinue(config.maxBodySize()));
         p.addLast(DISPATCHER, new RackDispatcher(server));
     }
 
     /**
-     * Removes the handlers only HTTP needs (timeouts, guard, expect-continue, dispatcher),
+     * Removes the handlers only HTTP needs (timeouts, guard, h2c upgrade, expect-continue, dispatcher),
      * leaving the codec for the push conversation: an SSE stream keeps it, a WebSocket
      * handshake replaces it.
      */

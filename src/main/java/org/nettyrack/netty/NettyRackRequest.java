@@ -23,16 +23,20 @@ final class NettyRackRequest implements RackRequest {
     private final RequestBody body;
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
+    private final String protocol;
     private final Upgrade upgrade;
     /** When the request head arrived ({@code System.nanoTime()}): the access log's duration starts here. */
     final long startNanos;
 
     NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local) {
-        this(head, body, remote, local, System.nanoTime());
+        this(head, body, remote, local, System.nanoTime(), null);
     }
 
-    NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local, long startNanos) {
+    /** protocol: the one the request came by, when not its head's version ({@code HTTP/2}); else null. */
+    NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local, long startNanos,
+                     String protocol) {
         this.startNanos = startNanos;
+        this.protocol = protocol != null ? protocol : head.protocolVersion().text();
         this.head = head;
         this.body = body;
         this.remote = remote instanceof InetSocketAddress ? (InetSocketAddress) remote : null;
@@ -64,7 +68,7 @@ final class NettyRackRequest implements RackRequest {
 
     @Override
     public String protocol() {
-        return head.protocolVersion().text();
+        return protocol;
     }
 
     @Override

@@ -20,6 +20,7 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -44,6 +45,7 @@ import org.nettyrack.core.push.Upgrade;
  * {@link #upgrade()} then holds for the dispatcher to hand on to {@link PushUpgrade}.
  */
 final class NettyResponseSink implements ResponseSink {
+    private static final int FILE_CHUNK = 16 * 1024;
     private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
     private final Channel channel;
@@ -176,9 +178,39 @@ final class NettyResponseSink implements ResponseSink {
             return;
         }
         commit();
+        if (channel instanceof Http2StreamChannel) {
+            copyFile(file, offset, length);
+            return;
+        }
         awaitWritable();
         bytesSent += length;
         channel.writeAndFlush(new DefaultFileRegion(FileChannel.open(file), offset, length));
+    }
+
+    /** HTTP/2 frames carry bytes, not file regions: the file goes out as DATA frames, each write waiting for the window. */
+    private void copyFile(Path file, long offset, long length) throws IOException {
+        try (FileChannel in = FileChannel.open(file)) {
+            for (long at = offset, end = offset + length; at < end; ) {
+                int n = (int) Math.min(FILE_CHUNK, end - at);
+                ByteBuf buf = channel.alloc().buffer(n);
+                try {
+                    int read;
+                    do {
+                        read = buf.writeBytes(in, at + buf.readableBytes(), buf.writableBytes());
+                    } while (read > 0 && buf.isWritable());
+                    if (!buf.isReadable()) {
+                        throw new IOException("file shorter than the range to send: " + file);
+                    }
+                    awaitWritable();
+                } catch (IOException e) {
+                    buf.release();
+                    throw e;
+                }
+                at += n;
+                bytesSent += buf.readableBytes();
+                channel.writeAndFlush(new DefaultHttpContent(buf));
+            }
+        }
     }
 
     @Override

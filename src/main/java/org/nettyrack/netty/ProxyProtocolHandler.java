@@ -1,6 +1,7 @@
 package org.nettyrack.netty;
 
 import io.netty.channel.Channel;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.haproxy.HAProxyCommand;
@@ -48,7 +49,8 @@ final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter {
 
     /** The client: the PROXY header's source address when the connection had one, else the peer. */
     static SocketAddress clientAddress(Channel channel) {
-        InetSocketAddress proxied = channel.attr(CLIENT).get();
+        Channel connection = channel instanceof Http2StreamChannel ? channel.parent() : channel;
+        InetSocketAddress proxied = connection.attr(CLIENT).get();
         return proxied != null ? proxied : channel.remoteAddress();
     }
 

@@ -38,6 +38,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private static final int MAX_WAITING = 16;
 
     private final ServerState server;
+    private final String protocol;
     private final ArrayDeque<NettyRackRequest> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private HttpRequest head;
@@ -50,7 +51,13 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private Refusal pendingRefusal;
 
     RackDispatcher(ServerState server) {
+        this(server, null);
+    }
+
+    /** protocol: what requests say they came by ({@code HTTP/2}), or null for their request line's version. */
+    RackDispatcher(ServerState server, String protocol) {
         this.server = server;
+        this.protocol = protocol;
     }
 
     @Override
@@ -101,7 +108,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         if (content instanceof LastHttpContent) {
             NettyRackRequest request = new NettyRackRequest(head, body.finish(),
-                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress(), headNanos);
+                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress(), headNanos, protocol);
             head = null;
             body = null;
             disarmBodyTimer();

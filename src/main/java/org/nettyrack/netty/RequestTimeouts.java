@@ -87,6 +87,12 @@ final class RequestTimeouts extends ChannelInboundHandlerAdapter {
         super.channelInactive(ctx);
     }
 
+    /** The connection left HTTP/1.1 (HTTP/2, push): what it does next is not timed here. */
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        cancel();
+    }
+
     /** Idle, or connected and silent so far. */
     private boolean quiet() {
         return state == State.IDLE || state == State.READING_HEAD && !heardFrom;

@@ -48,7 +48,8 @@ final class FuzzConnection {
     private final ByteArrayOutputStream sent = new ByteArrayOutputStream();
     private final ByteArrayOutputStream written = new ByteArrayOutputStream();
     private final ByteArrayOutputStream errorLog = new ByteArrayOutputStream();
-    private final ServerConfig config = ServerConfig.builder()
+    /** HTTP/1.1 only: the invariants read HTTP/1.1 responses (h2c: Http2SupportTest). */
+    private final ServerConfig config = ServerConfig.builder().http2(false)
         .maxUriLength(256).maxHeaderSize(1024).maxHeaders(16).maxBodySize(1024).bodyBufferSize(64)
         .errorLog(errorLog).accessLog(OutputStream.nullOutputStream()).build();
     private final EmbeddedChannel channel;

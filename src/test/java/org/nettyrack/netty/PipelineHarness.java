@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.DefaultChannelId;
 import io.netty.channel.FileRegion;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -34,9 +35,17 @@ final class PipelineHarness {
 
     /** With {@code peer} as the socket's remote address (null: EmbeddedChannel's own). */
     PipelineHarness(ServerConfig config, RackHandler handler, Workers workers, SocketAddress peer) {
+        this(config, handler, workers, peer, null);
+    }
+
+    /**
+     * parent: the listener the connection was accepted by, or null for none (some of Netty's
+     * handlers tell server from client by it: the HTTP/2 multiplexer, for {@code Upgrade: h2c}).
+     */
+    PipelineHarness(ServerConfig config, RackHandler handler, Workers workers, SocketAddress peer, Channel parent) {
         state = new ServerState(config, handler, workers);
         HttpPipeline pipeline = new HttpPipeline(state);
-        channel = new EmbeddedChannel(new ChannelInitializer<Channel>() {
+        channel = new EmbeddedChannel(parent, DefaultChannelId.newInstance(), true, false, new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
                 pipeline.configure(ch.pipeline());

@@ -1,0 +1,128 @@
+package org.nettyrack.netty;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import java.util.List;
+import org.nettyrack.core.ServerConfig;
+
+/**
+ * HTTP/2 for the Netty door, built from Netty's own handlers. A connection that speaks h2
+ * (prior knowledge: {@link Http2Preface}; {@code Upgrade: h2c}: {@link #upgradeHandler};
+ * TLS with ALPN "h2": {@link #configure}) gets, socket side first:
+ * <pre>
+ * frame codec → multiplexer → streams     (one child channel per stream:)
+ *   stream codec → h2 request → guard → expect-continue → dispatcher
+ * </pre>
+ * Netty's frame codec enforces the protocol, flow control and the flood limits; its
+ * multiplexer gives each stream a child channel, and Netty's stream codec turns the stream's
+ * frames into the same {@code HttpRequest}/{@code HttpContent} objects the HTTP/1.1 decoder
+ * makes, and the responses written back into frames. So each stream is one Rack request
+ * through the HTTP/1.1 path's own guard, dispatcher, worker pool and response sink;
+ * {@link Http2Request} removes what only the conversion added, and the request says
+ * {@code HTTP/2}. {@link Http2Streams} ends idle and draining connections.
+ */
+final class Http2Support {
+    static final String CODEC = "h2-codec";
+    static final String MUX = "h2-mux";
+    static final String STREAMS = "h2-streams";
+    static final String STREAM_CODEC = "h2-stream-codec";
+    static final String REQUEST = "h2-request";
+    static final String PROTOCOL = "HTTP/2";
+    /** RST_STREAM frames a client may send (rapid reset, CVE-2023-44487), and make the server send (CVE-2025-8671), per window. */
+    static final int MAX_RESETS = 200;
+    static final int RESET_WINDOW_SECONDS = 30;
+    /** What only HTTP/1.1 needs: gone once a connection speaks h2. */
+    private static final String[] HTTP1_ONLY = {HttpPipeline.TIMEOUTS, HttpPipeline.DECODER, HttpPipeline.ENCODER,
+        HttpPipeline.GUARD, HttpPipeline.CONTINUE, HttpPipeline.DISPATCHER};
+
+    private Http2Support() {
+    }
+
+    /**
+     * Makes the connection speak HTTP/2 from its next byte on, which must be the client's
+     * connection preface: the HTTP/1.1 handlers leave, the h2 ones are added last. For a
+     * cleartext connection that opened with the preface, and for TLS once ALPN chose "h2".
+     */
+    static void configure(ChannelPipeline p, ServerState server) {
+        removeHttp1(p);
+        Http2Streams streams = new Http2Streams(server);
+        p.addLast(CODEC, frameCodec(server.config));
+        p.addLast(MUX, new Http2MultiplexHandler(streams.initializer()));
+        p.addLast(STREAMS, streams);
+    }
+
+    /**
+     * Netty's upgrade handler, answering {@code Upgrade: h2c} with 101 and switching to HTTP/2;
+     * the request becomes stream 1. A request with a body is served on HTTP/1.1 instead (the
+     * upgrade is optional for the server), and other upgrades (WebSocket) pass untouched.
+     */
+    static ChannelHandler upgradeHandler(ServerState server) {
+        HttpServerUpgradeHandler.SourceCodec http1 = ctx -> removeHttp1(ctx.pipeline());
+        return new HttpServerUpgradeHandler(http1, protocol -> "h2c".contentEquals(protocol) ? upgradeCodec(server) : null, 0) {
+            @Override
+            protected boolean shouldHandleUpgradeRequest(HttpRequest request) {
+                return HttpUtil.getContentLength(request, 0L) == 0
+                    && !request.headers().contains(HttpHeaderNames.TRANSFER_ENCODING)
+                    && asksForH2c(request.headers().getAll(HttpHeaderNames.UPGRADE));
+            }
+        };
+    }
+
+    private static boolean asksForH2c(List<String> upgrades) {
+        for (String field : upgrades) {
+            for (String protocol : field.split(",")) {
+                if (protocol.trim().equalsIgnoreCase("h2c")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static HttpServerUpgradeHandler.UpgradeCodec upgradeCodec(ServerState server) {
+        Http2Streams streams = new Http2Streams(server);
+        return new Http2ServerUpgradeCodec(frameCodec(server.config), new Http2MultiplexHandler(streams.initializer()), streams);
+    }
+
+    /** Netty's frame codec with the configured limits and its flood protections switched on. */
+    static Http2FrameCodec frameCodec(ServerConfig config) {
+        Http2Settings settings = Http2Settings.defaultSettings()
+            .maxConcurrentStreams(config.maxConcurrentStreams())
+            .initialWindowSize(config.http2InitialWindow())
+            .maxHeaderListSize(config.maxHeaderSize());
+        return Http2FrameCodecBuilder.forServer()
+            .initialSettings(settings)
+            .validateHeaders(true)
+            .gracefulShutdownTimeoutMillis(config.shutdownTimeoutMillis())
+            .decoderEnforceMaxRstFramesPerWindow(MAX_RESETS, RESET_WINDOW_SECONDS)
+            .encoderEnforceMaxRstFramesPerWindow(MAX_RESETS, RESET_WINDOW_SECONDS)
+            .build();
+    }
+
+    /** One stream's pipeline: HTTP objects in and out, then the HTTP/1.1 path's own handlers. */
+    static void streamPipeline(ChannelPipeline p, ServerState server) {
+        p.addLast(STREAM_CODEC, new Http2StreamFrameToHttpObjectCodec(true, false));
+        p.addLast(REQUEST, Http2Request.INSTANCE);
+        p.addLast(HttpPipeline.GUARD, new RequestGuard(server.config.maxHeaders()));
+        p.addLast(HttpPipeline.CONTINUE, new ExpectContinue(server.config.maxBodySize()));
+        p.addLast(HttpPipeline.DISPATCHER, new RackDispatcher(server, PROTOCOL));
+    }
+
+    private static void removeHttp1(ChannelPipeline p) {
+        for (String name : HTTP1_ONLY) {
+            if (p.get(name) != null) {
+                p.remove(name);
+            }
+        }
+    }
+}
