@@ -69,10 +69,12 @@ final class WebApp {
             .append("</param-name><param-value>").append(escape(value)).append("</param-value></context-param>\n"));
         xml.append("  <listener><listener-class>org.nettyrack.servlet.RackListener</listener-class></listener>\n");
         if (mapping.equals("filter")) {
-            xml.append("  <filter><filter-name>rack</filter-name><filter-class>org.nettyrack.servlet.RackFilter</filter-class></filter>\n"
+            xml.append("  <filter><filter-name>rack</filter-name><filter-class>org.nettyrack.servlet.RackFilter</filter-class>"
+                + "<async-supported>true</async-supported></filter>\n"
                 + "  <filter-mapping><filter-name>rack</filter-name><url-pattern>/*</url-pattern></filter-mapping>\n");
         } else {
-            xml.append("  <servlet><servlet-name>rack</servlet-name><servlet-class>org.nettyrack.servlet.RackServlet</servlet-class></servlet>\n"
+            xml.append("  <servlet><servlet-name>rack</servlet-name><servlet-class>org.nettyrack.servlet.RackServlet</servlet-class>"
+                + "<async-supported>true</async-supported></servlet>\n"
                 + "  <servlet-mapping><servlet-name>rack</servlet-name><url-pattern>").append(mapping)
                 .append("</url-pattern></servlet-mapping>\n");
         }
