@@ -37,6 +37,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.nettyrack.redis.RedisPubSub;
+import org.nettyrack.redis.RedisServer;
 
 /**
  * The servlet door in a real container, over real HTTP: the web app of {@link WebApp} with
@@ -236,6 +238,59 @@ abstract class ServletDoorContract {
     }
 
     @Test
+    void nettyrackPublishReachesSubscribersOfTheWebApp() throws Exception {
+        Messages messages = new Messages();
+        WebSocket socket = client.newWebSocketBuilder().buildAsync(ws("room"), messages).get(30, TimeUnit.SECONDS);
+        assertEquals("joined", messages.next());
+        assertEquals("true", send(HttpRequest.newBuilder(url("publish"))).body());
+        assertEquals("from http", messages.next());
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The pubsub context param, as the CLI's --pubsub: the web app's subscribers hear what
+     * another process's Redis engine publishes, and it hears the web app's Nettyrack.publish.
+     */
+    @Test
+    void redisEngineSharesChannelsWithOtherProcesses(@TempDir Path dir) throws Exception {
+        String rackup = "class Sub\n"
+            + "  def on_open(client) = client.subscribe('news') && client.write('subscribed')\n"
+            + "end\n"
+            + "run lambda { |env|\n"
+            + "  next [200, {}, [Nettyrack.publish('news', 'from the web app').to_s]] unless env['rack.upgrade?']\n"
+            + "  env['rack.upgrade'] = Sub.new\n"
+            + "  [101, {}, []]\n"
+            + "}\n";
+        BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+        try (RedisServer redis = RedisServer.start();
+             RedisPubSub elsewhere = RedisPubSub.builder(redis.url()).start();
+             Container inline = newContainer()) {
+            elsewhere.subscribe("news", message -> heard.add(new String(message.data(), StandardCharsets.UTF_8)));
+            Path root = new WebApp(dir.resolve("redis")).param("rackup", rackup).param("pubsub", redis.url()).build();
+            assertTrue(inline.deploy(root, "/redis"), () -> "deployment failed: " + inline.failure());
+            Messages messages = new Messages();
+            client.newWebSocketBuilder().buildAsync(URI.create(inline.base().resolve("ws").toString()
+                .replaceFirst("^http", "ws")), messages).get(30, TimeUnit.SECONDS);
+            assertEquals("subscribed", messages.next());
+            // Subscriptions reach Redis in the background: publish until the other side has one.
+            String got = null;
+            for (int i = 0; i < 60 && got == null; i++) {
+                elsewhere.publish("news", "from elsewhere".getBytes(StandardCharsets.UTF_8));
+                got = messages.received.poll(500, TimeUnit.MILLISECONDS);
+            }
+            assertEquals("from elsewhere", got);
+            String back = null;
+            for (int i = 0; i < 60 && back == null; i++) {
+                assertEquals("true", send(HttpRequest.newBuilder(inline.base().resolve("publish"))).body());
+                do {
+                    back = heard.poll(500, TimeUnit.MILLISECONDS);
+                } while ("from elsewhere".equals(back));
+            }
+            assertEquals("from the web app", back);
+        }
+    }
+
+    @Test
     void clientThatDoesNotReadIsClosedWith1008AtTheQueueLimit() throws Exception {
         Messages messages = new Messages(false);
         WebSocket socket = client.newWebSocketBuilder().buildAsync(ws("flood"), messages).get(30, TimeUnit.SECONDS);
@@ -403,7 +458,7 @@ abstract class ServletDoorContract {
 
     /** Text messages and the close a WebSocket client received, in order. */
     private static final class Messages implements WebSocket.Listener {
-        private final BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> received = new LinkedBlockingQueue<>();
         private final StringBuilder partial = new StringBuilder();
         private final boolean reading;
 

@@ -13,12 +13,13 @@ import java.util.stream.Stream;
  * An exploded web app in a temp dir, laid out as a WAR from {@code nettyrack war} would be:
  * WEB-INF/web.xml naming the door's classes, WEB-INF/config.ru, nettyrack's classes (and the
  * Ruby files the jar carries) in WEB-INF/classes, the test's JRuby jar in WEB-INF/lib, static
- * files at the root. The container loads nettyrack and JRuby from there, as from a real WAR,
+ * files at the root, the Redis engine's jars (Jedis...) in WEB-INF/lib. The container loads nettyrack and JRuby from there, as from a real WAR,
  * not from the test's class path. JRuby's stdlib comes from the toolchain's JRuby home
  * ({@code jruby.home}); gems (Rack) from the toolchain's GEM_PATH ({@code gem.path}).
  */
 final class WebApp {
     private static final Path CLASSES = Path.of("target/classes");
+    private static final Path DEPENDENCIES = Path.of("lib/nettyrack/jars");
 
     final Path root;
     private final Map<String, String> params = new LinkedHashMap<>();
@@ -80,11 +81,20 @@ final class WebApp {
         }
         xml.append("</web-app>\n");
         file("WEB-INF/web.xml", xml.toString());
-        for (String dir : new String[] {"org/nettyrack/core", "org/nettyrack/jruby", "org/nettyrack/servlet", "META-INF"}) {
+        for (String dir : new String[] {"org/nettyrack/core", "org/nettyrack/jruby", "org/nettyrack/servlet",
+            "org/nettyrack/redis", "META-INF"}) {
             copyTree(CLASSES.resolve(dir), root.resolve("WEB-INF/classes").resolve(dir));
         }
         Path lib = Files.createDirectories(root.resolve("WEB-INF/lib"));
         Files.copy(jrubyHome().resolve("lib/jruby.jar"), lib.resolve("jruby.jar"), StandardCopyOption.REPLACE_EXISTING);
+        try (Stream<Path> jars = Files.list(DEPENDENCIES)) { // the Redis engine's: Jedis and what it needs
+            for (Path jar : (Iterable<Path>) jars::iterator) {
+                String name = jar.getFileName().toString();
+                if (name.endsWith(".jar") && !name.startsWith("netty")) {
+                    Files.copy(jar, lib.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
         return root;
     }
 

@@ -112,6 +112,8 @@ run lambda { |env|
     [200, { "content-type" => "text/plain", "content-length" => File.size(path).to_s }, FileBody.new(path)]
   when "/flood-result"
     [200, { "content-type" => "text/plain" }, [Timeout.timeout(30) { FLOODS.pop }]]
+  when "/publish"
+    [200, { "content-type" => "text/plain" }, [Nettyrack.publish("room", "from http").to_s]]
   when "/sse-closed"
     [200, { "content-type" => "text/plain" }, [Timeout.timeout(30) { SSE_CLOSED.pop }]]
   when "/sse", "/sse-flood"
