@@ -87,7 +87,8 @@ final class WebApp {
         }
         Path lib = Files.createDirectories(root.resolve("WEB-INF/lib"));
         Files.copy(jrubyHome().resolve("lib/jruby.jar"), lib.resolve("jruby.jar"), StandardCopyOption.REPLACE_EXISTING);
-        try (Stream<Path> jars = Files.list(DEPENDENCIES)) { // the Redis engine's: Jedis and what it needs
+        try (Stream<Path> jars = Files.isDirectory(DEPENDENCIES) ? Files.list(DEPENDENCIES) : Stream.empty()) {
+            // the Redis engine's: Jedis and what it needs (script/bootstrap puts them there)
             for (Path jar : (Iterable<Path>) jars::iterator) {
                 String name = jar.getFileName().toString();
                 if (name.endsWith(".jar") && !name.startsWith("netty")) {
