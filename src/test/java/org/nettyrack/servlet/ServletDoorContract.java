@@ -378,6 +378,7 @@ abstract class ServletDoorContract {
     }
 
     @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // three redeploys: over 120 s on a loaded machine
     void servletUnderAPathWithPublicRootAndRedeploys(@TempDir Path dir) throws Exception {
         Path stopped = dir.resolve("stopped");
         Path pushLog = dir.resolve("push.log");
