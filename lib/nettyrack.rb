@@ -34,28 +34,7 @@ module Nettyrack
                      "build it with: rake jar (mvn -B -q -DskipTests package)"
   end
   Java::OrgNettyrackJruby::NettyrackLibrary.new.load(JRuby.runtime, false)
-
-  # The process's pub/sub engine: client.subscribe/publish of every server started without a
-  # pubsub: keyword, and Nettyrack.publish, go through it. In-process unless the launcher
-  # (--pubsub redis://...) puts a Redis engine here.
-  @pubsub = Java::OrgNettyrackCorePush::LocalPubSub.new
-
-  class << self
-    attr_reader :pubsub
-
-    def pubsub=(engine)
-      raise ArgumentError, "not a pub/sub engine: #{engine.inspect}" unless engine.is_a?(Java::OrgNettyrackCorePush::PubSub)
-
-      @pubsub = engine
-    end
-
-    # Sends message to every client subscribed to channel, from anywhere (a controller, a
-    # job); with a Redis engine, on every process sharing that Redis. Never blocks on I/O.
-    def publish(channel, message)
-      @pubsub.publish(channel.to_s, message.to_s.to_java_bytes)
-      true
-    end
-  end
 end
 
+require_relative "nettyrack/publishing"
 require_relative "nettyrack/server"

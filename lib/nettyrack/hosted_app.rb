@@ -4,15 +4,19 @@ require_relative "errors"
 require_relative "configuration"
 require_relative "java_config"
 require_relative "app_loader"
+require_relative "pubsub"
+require_relative "publishing"
 
 module Nettyrack
   # Boots a web app's Rack application inside a servlet container: the Java side
   # (org.nettyrack.jruby.HostedRuntime) makes the runtime, with GEM_PATH and RACK_ENV set, then
   # calls .boot with the context params; this loads the rackup the CLI's way (AppLoader) and
   # turns our limits, named as the CLI's flags without the dashes (max-body-size), into the
-  # ServerConfig the door reads. Every failure is a BootError of one line.
+  # ServerConfig the door reads; the pubsub param, as the CLI's --pubsub (local, redis for
+  # $REDIS_URL, or a redis:// URL), picks the engine that becomes Nettyrack.pubsub and the
+  # door's. Every failure is a BootError of one line.
   #
-  #   app, config = Nettyrack::HostedApp.boot({ "rackup.path" => "/WEB-INF/config.ru" }, "/srv/app", log)
+  #   app, config, pubsub = Nettyrack::HostedApp.boot({ "rackup.path" => "/WEB-INF/config.ru" }, "/srv/app", log)
   module HostedApp
     # Limits a servlet door applies; the container's own settings cover the others.
     APPLIED = %i[max_body_size body_buffer max_message_size max_push_queue push_timeout].freeze
@@ -26,7 +30,16 @@ module Nettyrack
 
       Dir.chdir(app_root)
       config = limits(params, log)
-      [load_app(params, root), config]
+      setting = pubsub_setting(params["pubsub"])
+      app = load_app(params, root)
+      Nettyrack.pubsub = PubSub.engine(setting) if setting
+      [app, config, Nettyrack.pubsub]
+    end
+
+    def pubsub_setting(value)
+      PubSub.setting(value)
+    rescue ConfigError => e
+      raise ConfigError, "invalid pubsub: #{e.message}"
     end
 
     # jruby-rack's paths are relative to the web app's root ("/WEB-INF/config.ru"); a path that

@@ -75,6 +75,19 @@ RSpec.describe Nettyrack::HostedApp do
       .to raise_error(Nettyrack::ConfigError, /\Ainvalid max-body-size: "lots" is not a size/)
   end
 
+  it "keeps pub/sub in-process without a pubsub param, and hands the door Nettyrack.pubsub" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    _app, _config, pubsub = boot("pubsub" => "local")
+    expect(pubsub).to be(Nettyrack.pubsub)
+    expect(pubsub).to be_a(Java::OrgNettyrackCorePush::LocalPubSub)
+  end
+
+  it "names a bad pubsub param, with the CLI's words" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    expect { boot("pubsub" => "memcached://x") }
+      .to raise_error(Nettyrack::ConfigError, /\Ainvalid pubsub: "memcached:\/\/x" is not a pub\/sub engine/)
+  end
+
   it "fails in one line without a config.ru" do
     expect { boot }.to raise_error(Nettyrack::BootError, %r{\Ano such file: .*/WEB-INF/config\.ru})
   end

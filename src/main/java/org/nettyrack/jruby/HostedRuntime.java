@@ -20,7 +20,6 @@ import org.jruby.runtime.builtin.IRubyObject;
 import org.nettyrack.core.HostedApp;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.core.push.LocalPubSub;
 import org.nettyrack.core.push.PubSub;
 
 /**
@@ -68,7 +67,7 @@ final class HostedRuntime implements HostedApp {
             RubyArray<?> booted = (RubyArray<?>) hosted.callMethod(context, "boot", new IRubyObject[] {
                 rubyParams, runtime.newString(settings.root()), JavaUtil.convertJavaToUsableRubyObject(runtime, settings.log())});
             ServerConfig config = booted.entry(1).toJava(ServerConfig.class);
-            PubSub pubsub = new LocalPubSub();
+            PubSub pubsub = booted.entry(2).toJava(PubSub.class);
             IRubyObject errors = runtime.getGlobalVariables().get("$stderr");
             RackBridge bridge = new RackBridge(booted.entry(0), errors, "development".equals(rackEnv), pubsub);
             return new HostedRuntime(runtime, bridge, config, pubsub);

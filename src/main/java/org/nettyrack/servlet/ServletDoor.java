@@ -18,7 +18,7 @@ import org.nettyrack.core.ServerConfig;
  * thread: body read in full ({@link RequestBodies}: memory, then a temp file; 413 past
  * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → the
  * bridge, run by the core's {@link FailureResponse#serve} (the Netty door's 500 rules) → an
- * accepted upgrade goes to {@link WebSockets}; a response that had to be cut is an exception
+ * accepted upgrade goes to {@link Upgrades} (WebSocket, SSE); a response that had to be cut is an exception
  * thrown to the container, which then closes the connection instead of completing it.
  */
 final class ServletDoor {
@@ -28,14 +28,14 @@ final class ServletDoor {
     private final HostedApp app;
     private final ServerConfig config;
     private final ErrorLog errorLog = ErrorLog.stderr();
-    private final WebSockets webSockets;
+    private final Upgrades upgrades;
     final StaticFiles statics;
 
     ServletDoor(HostedApp app, ServletContext context, StaticFiles statics) {
         this.app = app;
         this.config = app.config();
         this.statics = statics;
-        this.webSockets = WebSockets.of(context, config, errorLog);
+        this.upgrades = new Upgrades(context, config, errorLog);
     }
 
     /**
@@ -43,9 +43,7 @@ final class ServletDoor {
      * filter's or servlet's destroy, else from the listener, which then stops the app.
      */
     void close() {
-        if (webSockets != null) {
-            webSockets.close();
-        }
+        upgrades.close();
     }
 
     /** The door {@link RackListener} set up for this web app. */
@@ -66,11 +64,12 @@ final class ServletDoor {
             return;
         }
         try {
-            ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, webSockets != null);
+            ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, upgrades);
             ServletResponseSink sink = new ServletResponseSink(resp, "HEAD".equals(req.getMethod()), request.upgrade());
             FailureResponse.serve(app.handler(), request, sink, errorLog);
             if (sink.acceptedEndpoint() != null) {
-                webSockets.upgrade(req, resp, sink.acceptedHeaders(), sink.acceptedEndpoint());
+                upgrades.start(req, resp, request.upgrade(), sink.acceptedStatus(), sink.acceptedHeaders(),
+                    sink.acceptedEndpoint());
             } else if (sink.aborted()) {
                 throw new ResponseCut(req.getMethod() + " " + req.getRequestURI());
             }

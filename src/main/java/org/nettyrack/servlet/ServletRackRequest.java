@@ -25,14 +25,14 @@ final class ServletRackRequest implements RackRequest {
     private final String scriptName;
     private final Upgrade upgrade;
 
-    /** {@code webSockets}: whether the container can switch this request to a WebSocket. */
+    /** {@code upgrades}: what the container can switch this request to. */
     ServletRackRequest(HttpServletRequest request, HttpServletResponse response, RequestBody body, String scriptName,
-                       boolean webSockets) {
+                       Upgrades upgrades) {
         this.request = request;
         this.response = response;
         this.body = body;
         this.scriptName = scriptName;
-        this.upgrade = webSockets && Upgrade.of(this) == Upgrade.WEBSOCKET ? Upgrade.WEBSOCKET : Upgrade.NONE;
+        this.upgrade = upgrades.offered(request, Upgrade.of(this));
     }
 
     @Override

@@ -22,13 +22,14 @@ import org.nettyrack.core.push.Upgrade;
  * failure before them can still become a 500; each write is flushed, so a body streams to the
  * client as it yields. An aborted response, or one shorter than its Content-Length, is
  * {@link #aborted}: {@link ServletDoor} then makes the container close the connection. An
- * accepted WebSocket upgrade is only recorded here, for {@link ServletDoor} to hand on.
+ * accepted upgrade (WebSocket, SSE) is only recorded here, for {@link ServletDoor} to hand on.
  */
 final class ServletResponseSink implements ResponseSink {
     private final HttpServletResponse response;
     private final boolean head;
     private final Upgrade upgrade;
     private ResponseHeaders acceptedHeaders;
+    private int acceptedStatus;
     private PushEndpoint acceptedEndpoint;
     private int status;
     private ResponseHeaders headers;
@@ -139,6 +140,7 @@ final class ServletResponseSink implements ResponseSink {
         }
         committed = true;
         finished = true;
+        acceptedStatus = status;
         acceptedHeaders = headers;
         acceptedEndpoint = endpoint;
     }
@@ -146,6 +148,11 @@ final class ServletResponseSink implements ResponseSink {
     /** The endpoint of an accepted upgrade, or null. */
     PushEndpoint acceptedEndpoint() {
         return acceptedEndpoint;
+    }
+
+    /** The status the application answered an accepted upgrade with. */
+    int acceptedStatus() {
+        return acceptedStatus;
     }
 
     /** The headers the application answered an accepted upgrade with. */

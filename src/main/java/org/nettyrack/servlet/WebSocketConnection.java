@@ -21,15 +21,22 @@ import org.nettyrack.core.push.Upgrade;
  * each send's completion starts the next: app write → {@link SendBacklog#admit} (past
  * {@code max-push-queue}: refused, queue dropped, closed 1008) → queue → {@code sendText} /
  * {@code sendBinary} → completion → {@link SendBacklog#written} ({@code on_drained} when due) →
- * the next. A close waits for the send in flight, then sends its close frame.
+ * the next. A close waits for the send in flight, then sends its close frame. Idle time is
+ * the core's {@link IdlePolicy}, run by an {@link IdleTimer}: a ping after a quiet or silent
+ * timeout, a close with 1001 for a client silent through a ping and another timeout; the
+ * container's own idle timeout stays behind as a last resort (three timeouts).
  */
-final class WebSocketConnection implements PushConnection {
+final class WebSocketConnection implements PushConnection, IdleTimer.Target {
+    private static final ByteBuffer PING = ByteBuffer.allocate(0);
+
     private record Frame(byte[] data, boolean text) {
     }
 
     private final Session session;
     private final SendBacklog backlog;
     private final IdlePolicy idle;
+    private final IdleTimer timer;
+    private final PushConnections pushes;
     private final ArrayDeque<Frame> queue = new ArrayDeque<>();
     private final SendHandler sent = this::sent;
     private PushSession callbacks;
@@ -38,10 +45,22 @@ final class WebSocketConnection implements PushConnection {
     private boolean closeSent;
     private volatile boolean ended;
 
-    WebSocketConnection(Session session, long maxPushQueue, long timeoutMillis) {
+    WebSocketConnection(Session session, PushConnections pushes, long maxPushQueue, long timeoutMillis) {
         this.session = session;
+        this.pushes = pushes;
         this.backlog = new SendBacklog(maxPushQueue);
         this.idle = new IdlePolicy(Upgrade.WEBSOCKET, timeoutMillis);
+        this.timer = new IdleTimer(pushes.timer, idle, this);
+    }
+
+    void startTimers() {
+        session.setMaxIdleTimeout(3 * idle.timeoutMillis());
+        timer.start();
+    }
+
+    /** Something arrived from the client. */
+    void heard() {
+        timer.read();
     }
 
     void callbacks(PushSession callbacks) {
@@ -51,6 +70,36 @@ final class WebSocketConnection implements PushConnection {
     /** The container reported the connection closed. */
     void ended() {
         ended = true;
+        timer.stop();
+    }
+
+    /**
+     * A ping, unless a send is in flight (traffic already) or the connection is closing. The
+     * API's ping is a blocking send: it runs on a worker, not on the timer thread.
+     */
+    @Override
+    public void keepAlive() {
+        synchronized (this) {
+            if (inFlight != null || closing != null || ended) {
+                return;
+            }
+        }
+        try {
+            pushes.workers.execute(() -> {
+                try {
+                    session.getAsyncRemote().sendPing(PING.duplicate());
+                } catch (IOException | RuntimeException e) {
+                    ended = true; // the container reports the close
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            // the door is stopping, and its connections with it
+        }
+    }
+
+    @Override
+    public void idleClose() {
+        closeWith(PushClose.IDLE);
     }
 
     @Override
@@ -122,7 +171,8 @@ final class WebSocketConnection implements PushConnection {
     @Override
     public void timeoutMillis(long millis) {
         idle.timeoutMillis(millis);
-        session.setMaxIdleTimeout(2 * idle.timeoutMillis());
+        session.setMaxIdleTimeout(3 * idle.timeoutMillis());
+        timer.start();
     }
 
     @Override
@@ -131,6 +181,7 @@ final class WebSocketConnection implements PushConnection {
     }
 
     private void transmit(Frame frame) {
+        timer.wrote();
         try {
             if (frame.text()) {
                 session.getAsyncRemote().sendText(new String(frame.data(), StandardCharsets.UTF_8), sent);

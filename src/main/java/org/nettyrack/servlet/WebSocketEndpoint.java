@@ -4,13 +4,12 @@ import jakarta.websocket.CloseReason;
 import jakarta.websocket.Endpoint;
 import jakarta.websocket.EndpointConfig;
 import jakarta.websocket.MessageHandler;
+import jakarta.websocket.PongMessage;
 import jakarta.websocket.Session;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Set;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.core.Workers;
 import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.PushSession;
@@ -20,29 +19,28 @@ import org.nettyrack.core.push.PushSession;
  * text and binary messages, close) go to the connection's core {@link PushSession}, which runs
  * the application's callbacks on the door's push workers, one at a time, {@code on_close}
  * exactly once. Messages over {@code max-message-size} are the container's to refuse (1009).
+ * Whatever arrives, pongs included, counts as heard for the connection's idle pings.
  * Public only because Jetty checks that an endpoint class is; the door makes every instance.
  */
-public final class WebSocketEndpoint extends Endpoint {
+public final class WebSocketEndpoint extends Endpoint implements PushConnections.Open {
     private final PushEndpoint app;
-    private final Workers workers;
+    private final PushConnections pushes;
     private final ServerConfig config;
     private final ErrorLog errorLog;
-    private final Set<WebSocketEndpoint> open;
     private volatile WebSocketConnection connection;
     private volatile PushSession callbacks;
 
-    /** {@code open}: the door's open connections, which this one joins until it closes. */
-    WebSocketEndpoint(PushEndpoint app, Workers workers, ServerConfig config, ErrorLog errorLog,
-                      Set<WebSocketEndpoint> open) {
+    /** {@code pushes}: the door's push connections, which this one joins until it closes. */
+    WebSocketEndpoint(PushEndpoint app, PushConnections pushes, ServerConfig config, ErrorLog errorLog) {
         this.app = app;
-        this.workers = workers;
+        this.pushes = pushes;
         this.config = config;
         this.errorLog = errorLog;
-        this.open = open;
     }
 
     /** The web app stops: {@code on_shutdown}, then a close with 1001, in callback order. */
-    void shutdown() {
+    @Override
+    public void shutdown() {
         PushSession session = callbacks;
         if (session != null) {
             session.shutdown();
@@ -54,19 +52,23 @@ public final class WebSocketEndpoint extends Endpoint {
     public void onOpen(Session session, EndpointConfig endpointConfig) {
         session.setMaxTextMessageBufferSize(config.maxMessageSize());
         session.setMaxBinaryMessageBufferSize(config.maxMessageSize());
-        connection = new WebSocketConnection(session, config.maxPushQueue(), config.pushTimeoutMillis());
-        session.setMaxIdleTimeout(2 * connection.timeoutMillis());
-        callbacks = new PushSession(workers, app, connection, () -> { }, errorLog);
+        connection = new WebSocketConnection(session, pushes, config.maxPushQueue(), config.pushTimeoutMillis());
+        callbacks = new PushSession(pushes.workers, app, connection, () -> { }, errorLog);
         connection.callbacks(callbacks);
-        session.addMessageHandler(String.class, (MessageHandler.Whole<String>) text ->
-            callbacks.message(text.getBytes(StandardCharsets.UTF_8), true));
+        session.addMessageHandler(String.class, (MessageHandler.Whole<String>) text -> {
+            connection.heard();
+            callbacks.message(text.getBytes(StandardCharsets.UTF_8), true);
+        });
         session.addMessageHandler(ByteBuffer.class, (MessageHandler.Whole<ByteBuffer>) buffer -> {
+            connection.heard();
             byte[] data = new byte[buffer.remaining()];
             buffer.get(data);
             callbacks.message(data, false);
         });
-        open.add(this);
+        session.addMessageHandler(PongMessage.class, (MessageHandler.Whole<PongMessage>) pong -> connection.heard());
+        pushes.opened(this);
         callbacks.opened();
+        connection.startTimers();
     }
 
     @Override
@@ -84,9 +86,6 @@ public final class WebSocketEndpoint extends Endpoint {
             connection.ended();
             callbacks.closed();
         }
-        synchronized (open) {
-            open.remove(this);
-            open.notifyAll();
-        }
+        pushes.ended(this);
     }
 }

@@ -12,13 +12,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.UpgradeRefusal;
@@ -28,8 +24,8 @@ import org.nettyrack.core.push.UpgradeRefusal;
  * application accepted a {@code rack.upgrade}, the request goes to
  * {@link ServerContainer#upgradeHttpToWebSocket} with a {@link WebSocketEndpoint} for it; the
  * 101 carries the application's headers ({@link PushHead}) and the subprotocol it chose. The
- * callbacks run on this door's own {@link WorkerPool}; on undeploy the open connections get
- * {@code on_shutdown}, 1001 and {@code on_close} before the pool stops. Loaded only when
+ * callbacks run on the door's push workers ({@link PushConnections}); on undeploy the open
+ * connections get {@code on_shutdown}, 1001 and {@code on_close} before they stop. Loaded only when
  * the container publishes a {@code ServerContainer}, so a container without WebSocket support
  * still runs the door (without {@code rack.upgrade?}).
  */
@@ -37,23 +33,21 @@ final class WebSockets {
     static final String CONTAINER = "jakarta.websocket.server.ServerContainer";
 
     private final ServerContainer container;
+    private final PushConnections pushes;
     private final ServerConfig config;
     private final ErrorLog errorLog;
-    private final WorkerPool workers;
-    private final Set<WebSocketEndpoint> open = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private WebSockets(ServerContainer container, ServerConfig config, ErrorLog errorLog) {
+    private WebSockets(ServerContainer container, PushConnections pushes, ServerConfig config, ErrorLog errorLog) {
         this.container = container;
+        this.pushes = pushes;
         this.config = config;
         this.errorLog = errorLog;
-        this.workers = new WorkerPool(0, config.maxThreads(), config.queueSize());
     }
 
     /** The container's WebSocket support, or null when it has none. */
-    static WebSockets of(ServletContext context, ServerConfig config, ErrorLog errorLog) {
+    static WebSockets of(ServletContext context, PushConnections pushes, ServerConfig config, ErrorLog errorLog) {
         Object container = context.getAttribute(CONTAINER);
-        return container == null ? null : new WebSockets((ServerContainer) container, config, errorLog);
+        return container == null ? null : new WebSockets((ServerContainer) container, pushes, config, errorLog);
     }
 
     /** Switches the request to a WebSocket driving {@code endpoint}; a failed handshake gets 400 and on_close. */
@@ -63,13 +57,13 @@ final class WebSockets {
         String subprotocol = PushHead.subprotocol(appHeaders);
         ServerEndpointConfig endpointConfig = ServerEndpointConfig.Builder.create(WebSocketEndpoint.class, path(req))
             .subprotocols(subprotocol == null ? List.of() : List.of(subprotocol))
-            .configurator(new Handshake(new WebSocketEndpoint(endpoint, workers, config, errorLog, open), headers, subprotocol))
+            .configurator(new Handshake(new WebSocketEndpoint(endpoint, pushes, config, errorLog), headers, subprotocol))
             .build();
         try {
             container.upgradeHttpToWebSocket(req, resp, endpointConfig, Map.of());
         } catch (DeploymentException | IOException | RuntimeException e) {
             errorLog.log("WebSocket handshake failed for " + req.getRequestURI() + ": " + e);
-            UpgradeRefusal.BAD_HANDSHAKE.closeUnopened(workers, endpoint, errorLog);
+            UpgradeRefusal.BAD_HANDSHAKE.closeUnopened(pushes.workers, endpoint, errorLog);
             if (!resp.isCommitted()) {
                 resp.sendError(UpgradeRefusal.BAD_HANDSHAKE.status());
             }
@@ -83,32 +77,6 @@ final class WebSockets {
     private static String path(HttpServletRequest req) {
         String path = req.getServletPath() + (req.getPathInfo() == null ? "" : req.getPathInfo());
         return path.isEmpty() ? "/" : path.replace("{", "%7B").replace("}", "%7D");
-    }
-
-    /**
-     * The web app stops: every open connection gets {@code on_shutdown} and a 1001 close, and
-     * once they have closed (5 s at most) the workers run what is queued, each {@code on_close}
-     * included, and stop (5 s more at most).
-     */
-    void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
-        for (WebSocketEndpoint endpoint : open) {
-            endpoint.shutdown();
-        }
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        try {
-            synchronized (open) {
-                long left;
-                while (!open.isEmpty() && (left = (deadline - System.nanoTime()) / 1_000_000L) > 0) {
-                    open.wait(left);
-                }
-            }
-            workers.shutdown(5_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     /** Hands the container our endpoint instance and adds the application's fields to the 101. */

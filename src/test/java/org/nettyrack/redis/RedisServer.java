@@ -16,7 +16,7 @@ import redis.clients.jedis.Jedis;
  * A real redis-server for a test, on a free 127.0.0.1 port, without persistence. Tests are
  * skipped where redis-server is not installed (script/bootstrap installs it).
  */
-final class RedisServer implements AutoCloseable {
+public final class RedisServer implements AutoCloseable {
     private static final String BINARY = findBinary();
 
     private final int port;
@@ -28,7 +28,7 @@ final class RedisServer implements AutoCloseable {
         this.dir = Files.createTempDirectory("nettyrack-redis");
     }
 
-    static RedisServer start() throws IOException, InterruptedException {
+    public static RedisServer start() throws IOException, InterruptedException {
         Assumptions.assumeTrue(BINARY != null, "redis-server is not installed");
         RedisServer server = new RedisServer(freePort());
         server.restart();
@@ -70,7 +70,7 @@ final class RedisServer implements AutoCloseable {
         return port;
     }
 
-    String url() {
+    public String url() {
         return "redis://127.0.0.1:" + port;
     }
 

@@ -10,20 +10,25 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -32,6 +37,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.nettyrack.redis.RedisPubSub;
+import org.nettyrack.redis.RedisServer;
 
 /**
  * The servlet door in a real container, over real HTTP: the web app of {@link WebApp} with
@@ -231,6 +238,59 @@ abstract class ServletDoorContract {
     }
 
     @Test
+    void nettyrackPublishReachesSubscribersOfTheWebApp() throws Exception {
+        Messages messages = new Messages();
+        WebSocket socket = client.newWebSocketBuilder().buildAsync(ws("room"), messages).get(30, TimeUnit.SECONDS);
+        assertEquals("joined", messages.next());
+        assertEquals("true", send(HttpRequest.newBuilder(url("publish"))).body());
+        assertEquals("from http", messages.next());
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(30, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The pubsub context param, as the CLI's --pubsub: the web app's subscribers hear what
+     * another process's Redis engine publishes, and it hears the web app's Nettyrack.publish.
+     */
+    @Test
+    void redisEngineSharesChannelsWithOtherProcesses(@TempDir Path dir) throws Exception {
+        String rackup = "class Sub\n"
+            + "  def on_open(client) = client.subscribe('news') && client.write('subscribed')\n"
+            + "end\n"
+            + "run lambda { |env|\n"
+            + "  next [200, {}, [Nettyrack.publish('news', 'from the web app').to_s]] unless env['rack.upgrade?']\n"
+            + "  env['rack.upgrade'] = Sub.new\n"
+            + "  [101, {}, []]\n"
+            + "}\n";
+        BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+        try (RedisServer redis = RedisServer.start();
+             RedisPubSub elsewhere = RedisPubSub.builder(redis.url()).start();
+             Container inline = newContainer()) {
+            elsewhere.subscribe("news", message -> heard.add(new String(message.data(), StandardCharsets.UTF_8)));
+            Path root = new WebApp(dir.resolve("redis")).param("rackup", rackup).param("pubsub", redis.url()).build();
+            assertTrue(inline.deploy(root, "/redis"), () -> "deployment failed: " + inline.failure());
+            Messages messages = new Messages();
+            client.newWebSocketBuilder().buildAsync(URI.create(inline.base().resolve("ws").toString()
+                .replaceFirst("^http", "ws")), messages).get(30, TimeUnit.SECONDS);
+            assertEquals("subscribed", messages.next());
+            // Subscriptions reach Redis in the background: publish until the other side has one.
+            String got = null;
+            for (int i = 0; i < 60 && got == null; i++) {
+                elsewhere.publish("news", "from elsewhere".getBytes(StandardCharsets.UTF_8));
+                got = messages.received.poll(500, TimeUnit.MILLISECONDS);
+            }
+            assertEquals("from elsewhere", got);
+            String back = null;
+            for (int i = 0; i < 60 && back == null; i++) {
+                assertEquals("true", send(HttpRequest.newBuilder(inline.base().resolve("publish"))).body());
+                do {
+                    back = heard.poll(500, TimeUnit.MILLISECONDS);
+                } while ("from elsewhere".equals(back));
+            }
+            assertEquals("from the web app", back);
+        }
+    }
+
+    @Test
     void clientThatDoesNotReadIsClosedWith1008AtTheQueueLimit() throws Exception {
         Messages messages = new Messages(false);
         WebSocket socket = client.newWebSocketBuilder().buildAsync(ws("flood"), messages).get(30, TimeUnit.SECONDS);
@@ -253,6 +313,57 @@ abstract class ServletDoorContract {
     }
 
     @Test
+    void idleWebSocketIsPinged() throws Exception {
+        Messages messages = new Messages();
+        WebSocket socket = client.newWebSocketBuilder().buildAsync(ws("pinged"), messages).get(30, TimeUnit.SECONDS);
+        assertEquals("open", messages.next());
+        assertEquals("ping", messages.next()); // client.timeout = 0.2 in on_open
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void sseStreamsEventsAndKeepAlivesUntilTheClientGoes() throws Exception {
+        HttpResponse<InputStream> response = client.send(HttpRequest.newBuilder(url("sse"))
+            .header("Accept", "text/event-stream").timeout(WAIT).build(), HttpResponse.BodyHandlers.ofInputStream());
+        // The app answered 101 with text/html: the core's rules make it a 200 event stream.
+        assertEquals(200, response.statusCode());
+        assertEquals("text/event-stream", response.headers().firstValue("content-type").orElse(""));
+        assertEquals("no-cache", response.headers().firstValue("cache-control").orElse(""));
+        assertEquals("rack", response.headers().firstValue("x-upgraded-by").orElse(""));
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+            StringBuilder events = new StringBuilder();
+            for (int i = 0; i < 6; i++) {
+                events.append(readLine(reader)).append('\n');
+            }
+            assertEquals("data: hello\n\nid: 2\nevent: greet\ndata: second\n\n", events.toString());
+            assertEquals(":", readLine(reader)); // the keep-alive comment, client.timeout = 0.2
+        }
+        assertEquals("closed", send(HttpRequest.newBuilder(url("sse-closed"))).body());
+    }
+
+    @Test
+    void sseClientThatDoesNotReadIsCutOffAtTheQueueLimit() throws Exception {
+        try (Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(16 * 1024);
+            socket.connect(new InetSocketAddress("127.0.0.1", url("").getPort()), 30_000);
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(("GET " + url("sse-flood").getPath() + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Accept: text/event-stream\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            assertEquals("refused write, open? false",
+                send(HttpRequest.newBuilder(url("flood-result"))).body().replaceAll(" \\d+,", ","));
+            byte[] all = socket.getInputStream().readAllBytes(); // the stream ends: EOF, not a timeout
+            String head = new String(all, 0, Math.min(all.length, 200), StandardCharsets.ISO_8859_1);
+            assertTrue(head.startsWith("HTTP/1.1 200"), head);
+            assertTrue(head.toLowerCase(java.util.Locale.ROOT).contains("content-type: text/event-stream"), head);
+        }
+    }
+
+    @Test
+    void plainRequestToAnSseRouteIsNotUpgraded() throws Exception {
+        assertEquals(406, send(HttpRequest.newBuilder(url("sse"))).statusCode());
+    }
+
+    @Test
     void plainRequestToAWebSocketRouteIsNotUpgraded() throws Exception {
         HttpResponse<String> response = send(HttpRequest.newBuilder(url("ws")));
         assertEquals(426, response.statusCode());
@@ -267,18 +378,31 @@ abstract class ServletDoorContract {
     }
 
     @Test
+    @Timeout(value = 300, unit = TimeUnit.SECONDS) // three redeploys: over 120 s on a loaded machine
     void servletUnderAPathWithPublicRootAndRedeploys(@TempDir Path dir) throws Exception {
         Path stopped = dir.resolve("stopped");
         Path pushLog = dir.resolve("push.log");
         String rackup = "at_exit { File.write(" + rubyString(stopped.toString()) + ", 'runtime stopped') }\n"
             + "LOG = " + rubyString(pushLog.toString()) + "\n"
+            + "LATE = Queue.new\n"
+            + "ENTERED = Queue.new\n"
             + "class Ws\n"
             + "  def on_open(client) = client.write('hello')\n"
-            + "  def on_shutdown(client) = File.write(LOG, \"on_shutdown\\n\", mode: 'a')\n"
-            + "  def on_close(client) = File.write(LOG, \"on_close\\n\", mode: 'a')\n"
+            + "  def on_shutdown(client)\n"
+            + "    File.write(LOG, \"on_shutdown #{client.env['rack.upgrade?']}\\n\", mode: 'a')\n"
+            + "    LATE << :go if client.env['rack.upgrade?'] == :websocket # the door's close has begun\n"
+            + "  end\n"
+            + "  def on_close(client) = File.write(LOG, \"on_close #{client.env['rack.upgrade?']}\\n\", mode: 'a')\n"
             + "end\n"
             + "run lambda { |env|\n"
+            + "  next [200, {}, [ENTERED.pop(timeout: 30).to_s]] if env['PATH_INFO'] == '/entered'\n"
             + "  next [200, {}, [\"#{env['SCRIPT_NAME']} #{env['PATH_INFO']}\"]] unless env['rack.upgrade?']\n"
+            + "  if env['PATH_INFO'] == '/late'\n" // accepted once the web app began to stop (on_shutdown)
+            + "    ENTERED << :in\n"
+            + "    LATE.pop(timeout: 30)\n"
+            + "    env['rack.upgrade'] = Object.new\n"
+            + "    next [101, {}, []]\n"
+            + "  end\n"
             + "  env['rack.upgrade'] = Ws.new\n"
             + "  [101, {}, []]\n"
             + "}\n";
@@ -297,11 +421,25 @@ abstract class ServletDoorContract {
                 client.newWebSocketBuilder().buildAsync(URI.create(inline.base().resolve("rack/ws").toString()
                     .replaceFirst("^http", "ws")), messages).get(30, TimeUnit.SECONDS);
                 assertEquals("hello", messages.next());
+                HttpResponse<InputStream> sse = client.send(HttpRequest.newBuilder(inline.base().resolve("rack/sse"))
+                    .header("Accept", "text/event-stream").timeout(WAIT).build(), HttpResponse.BodyHandlers.ofInputStream());
+                BufferedReader events = new BufferedReader(new InputStreamReader(sse.body(), StandardCharsets.UTF_8));
+                assertEquals("data: hello", readLine(events));
                 assertFalse(Files.exists(stopped));
+                CompletableFuture<WebSocket> late = client.newWebSocketBuilder().buildAsync(URI.create(
+                    inline.base().resolve("rack/late").toString().replaceFirst("^http", "ws")), new Messages());
+                assertEquals("in", send(HttpRequest.newBuilder(inline.base().resolve("rack/entered"))).body());
                 inline.undeploy();
+                ExecutionException refused = assertThrows(ExecutionException.class, () -> late.get(30, TimeUnit.SECONDS));
+                assertEquals(503, ((WebSocketHandshakeException) refused.getCause()).getResponse().statusCode(),
+                    () -> "late upgrade: " + refused.getCause());
                 assertEquals("runtime stopped", Files.readString(stopped), "round " + round);
-                assertEquals("on_shutdown\non_close\n", Files.readString(pushLog), "round " + round);
+                assertEquals(List.of("on_close sse", "on_close websocket", "on_shutdown sse", "on_shutdown websocket"),
+                    Files.readAllLines(pushLog).stream().sorted().toList(), "round " + round);
                 assertEquals("closed 1001", messages.next());
+                assertEquals("", readLine(events));
+                assertNull(readLine(events)); // the stream ended with the web app
+                events.close();
                 Files.delete(stopped);
                 Files.delete(pushLog);
             }
@@ -321,7 +459,7 @@ abstract class ServletDoorContract {
 
     /** Text messages and the close a WebSocket client received, in order. */
     private static final class Messages implements WebSocket.Listener {
-        private final BlockingQueue<String> received = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> received = new LinkedBlockingQueue<>();
         private final StringBuilder partial = new StringBuilder();
         private final boolean reading;
 
@@ -351,6 +489,13 @@ abstract class ServletDoorContract {
             if (reading) {
                 socket.request(1);
             }
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onPing(WebSocket socket, java.nio.ByteBuffer message) {
+            received.add("ping");
+            socket.request(1);
             return null;
         }
 

@@ -13,12 +13,13 @@ import java.util.stream.Stream;
  * An exploded web app in a temp dir, laid out as a WAR from {@code nettyrack war} would be:
  * WEB-INF/web.xml naming the door's classes, WEB-INF/config.ru, nettyrack's classes (and the
  * Ruby files the jar carries) in WEB-INF/classes, the test's JRuby jar in WEB-INF/lib, static
- * files at the root. The container loads nettyrack and JRuby from there, as from a real WAR,
+ * files at the root, the Redis engine's jars (Jedis...) in WEB-INF/lib. The container loads nettyrack and JRuby from there, as from a real WAR,
  * not from the test's class path. JRuby's stdlib comes from the toolchain's JRuby home
  * ({@code jruby.home}); gems (Rack) from the toolchain's GEM_PATH ({@code gem.path}).
  */
 final class WebApp {
     private static final Path CLASSES = Path.of("target/classes");
+    private static final Path DEPENDENCIES = Path.of("lib/nettyrack/jars");
 
     final Path root;
     private final Map<String, String> params = new LinkedHashMap<>();
@@ -69,20 +70,32 @@ final class WebApp {
             .append("</param-name><param-value>").append(escape(value)).append("</param-value></context-param>\n"));
         xml.append("  <listener><listener-class>org.nettyrack.servlet.RackListener</listener-class></listener>\n");
         if (mapping.equals("filter")) {
-            xml.append("  <filter><filter-name>rack</filter-name><filter-class>org.nettyrack.servlet.RackFilter</filter-class></filter>\n"
+            xml.append("  <filter><filter-name>rack</filter-name><filter-class>org.nettyrack.servlet.RackFilter</filter-class>"
+                + "<async-supported>true</async-supported></filter>\n"
                 + "  <filter-mapping><filter-name>rack</filter-name><url-pattern>/*</url-pattern></filter-mapping>\n");
         } else {
-            xml.append("  <servlet><servlet-name>rack</servlet-name><servlet-class>org.nettyrack.servlet.RackServlet</servlet-class></servlet>\n"
+            xml.append("  <servlet><servlet-name>rack</servlet-name><servlet-class>org.nettyrack.servlet.RackServlet</servlet-class>"
+                + "<async-supported>true</async-supported></servlet>\n"
                 + "  <servlet-mapping><servlet-name>rack</servlet-name><url-pattern>").append(mapping)
                 .append("</url-pattern></servlet-mapping>\n");
         }
         xml.append("</web-app>\n");
         file("WEB-INF/web.xml", xml.toString());
-        for (String dir : new String[] {"org/nettyrack/core", "org/nettyrack/jruby", "org/nettyrack/servlet", "META-INF"}) {
+        for (String dir : new String[] {"org/nettyrack/core", "org/nettyrack/jruby", "org/nettyrack/servlet",
+            "org/nettyrack/redis", "META-INF"}) {
             copyTree(CLASSES.resolve(dir), root.resolve("WEB-INF/classes").resolve(dir));
         }
         Path lib = Files.createDirectories(root.resolve("WEB-INF/lib"));
         Files.copy(jrubyHome().resolve("lib/jruby.jar"), lib.resolve("jruby.jar"), StandardCopyOption.REPLACE_EXISTING);
+        try (Stream<Path> jars = Files.isDirectory(DEPENDENCIES) ? Files.list(DEPENDENCIES) : Stream.empty()) {
+            // the Redis engine's: Jedis and what it needs (script/bootstrap puts them there)
+            for (Path jar : (Iterable<Path>) jars::iterator) {
+                String name = jar.getFileName().toString();
+                if (name.endsWith(".jar") && !name.startsWith("netty")) {
+                    Files.copy(jar, lib.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
         return root;
     }
 

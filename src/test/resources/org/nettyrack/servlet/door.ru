@@ -65,6 +65,28 @@ class FileBody
   end
 end
 
+# An SSE stream: two events, then keep-alive comments every 0.2 s; /sse-closed says when it closed.
+SSE_CLOSED = Queue.new
+class Stream
+  def on_open(client)
+    client.timeout = 0.2
+    client.write("hello")
+    client.write("second", id: "2", event: "greet")
+  end
+
+  def on_close(client)
+    SSE_CLOSED << "closed"
+  end
+end
+
+# A WebSocket that gets pinged when idle for 0.2 s.
+class Pinged
+  def on_open(client)
+    client.timeout = 0.2
+    client.write("open")
+  end
+end
+
 LINTED = Rack::Lint.new(->(env) { [200, { "content-type" => "text/plain" }, ["lint ok #{env['rack.input'].read.bytesize}\n"]] })
 
 # Writes 256 KB messages to a client that does not read, until the send queue (max-push-queue)
@@ -90,9 +112,21 @@ run lambda { |env|
     [200, { "content-type" => "text/plain", "content-length" => File.size(path).to_s }, FileBody.new(path)]
   when "/flood-result"
     [200, { "content-type" => "text/plain" }, [Timeout.timeout(30) { FLOODS.pop }]]
-  when "/ws", "/room", "/flood"
+  when "/publish"
+    [200, { "content-type" => "text/plain" }, [Nettyrack.publish("room", "from http").to_s]]
+  when "/sse-closed"
+    [200, { "content-type" => "text/plain" }, [Timeout.timeout(30) { SSE_CLOSED.pop }]]
+  when "/sse", "/sse-flood"
+    if env["rack.upgrade?"] == :sse
+      env["rack.upgrade"] = env["PATH_INFO"] == "/sse" ? Stream.new : Flood.new
+      [101, { "x-upgraded-by" => "rack", "content-type" => "text/html" }, []]
+    else
+      [406, { "content-type" => "text/plain" }, ["SSE only\n"]]
+    end
+  when "/ws", "/room", "/flood", "/pinged"
     if env["rack.upgrade?"] == :websocket
-      env["rack.upgrade"] = { "/ws" => Echo, "/room" => Room, "/flood" => Flood }.fetch(env["PATH_INFO"]).new
+      env["rack.upgrade"] = { "/ws" => Echo, "/room" => Room, "/flood" => Flood, "/pinged" => Pinged }
+                            .fetch(env["PATH_INFO"]).new
       [101, { "x-upgraded-by" => "rack" }, []]
     else
       [426, { "content-type" => "text/plain" }, ["WebSocket only\n"]]

@@ -1,0 +1,82 @@
+package org.nettyrack.servlet;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.WorkerPool;
+
+/**
+ * What the door's push connections (WebSockets and SSE streams) share: the workers their
+ * callbacks run on, the timer their idle checks ({@link IdleTimer}) run on, and the set of
+ * open connections. On undeploy ({@link #close}) it stops taking upgrades, every open
+ * connection gets {@code on_shutdown} and is closed, and once they have ended (5 s at most)
+ * the workers run what is queued, each {@code on_close} included, and stop (5 s more at most).
+ */
+final class PushConnections {
+    /** An open connection, as the door's shutdown sees it. */
+    interface Open {
+        /** {@code on_shutdown}, then the close (1001, or the end of the stream), in callback order. */
+        void shutdown();
+    }
+
+    final WorkerPool workers;
+    final ScheduledExecutorService timer;
+    private final Set<Open> open = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    PushConnections(ServerConfig config) {
+        this.workers = new WorkerPool(0, config.maxThreads(), config.queueSize());
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "nettyrack-push-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        this.timer = timer;
+    }
+
+    /** True once the web app began to stop: accepted upgrades are then refused. */
+    boolean stopping() {
+        return closed.get();
+    }
+
+    void opened(Open connection) {
+        open.add(connection);
+    }
+
+    void ended(Open connection) {
+        synchronized (open) {
+            open.remove(connection);
+            open.notifyAll();
+        }
+    }
+
+    /** Ends every open connection and stops the workers and the timer, once. */
+    void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        for (Open connection : open) {
+            connection.shutdown();
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        try {
+            synchronized (open) {
+                long left;
+                while (!open.isEmpty() && (left = (deadline - System.nanoTime()) / 1_000_000L) > 0) {
+                    open.wait(left);
+                }
+            }
+            workers.shutdown(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+}
