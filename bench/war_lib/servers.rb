@@ -7,6 +7,7 @@ require_relative "../rails_lib/servers"
 # RailsServers::Server (which starts it in its own process group, waits for its first answer
 # and stops the group):
 #   nettyrack-filter  the WAR `nettyrack war` built, deployed in Jetty 12 (bench/war_lib/WarJetty.java)
+#   nettyrack-filter-unbounded  the same app in a WAR with the context param threads=1000
 #   jruby-rack        the same app, JRuby jars and Rack gem as an exploded web app with jruby-rack
 #                     2.0's listener and RackFilter, one runtime, in the same Jetty
 #   nettyrack         bin/nettyrack, the Netty door
@@ -17,6 +18,7 @@ module WarServers
   HELLO = File.join(ROOT, "bench/hello.ru")
   WORK = File.join(ROOT, "target/bench-war")
   WAR = File.join(WORK, "hello.war")
+  UNBOUNDED_WAR = File.join(WORK, "hello-unbounded.war")
   JRUBY_RACK_JAR = File.join(WORK, "jruby-rack-lib/jruby-rack-2.0.0.jar")
   JVM = %w[-Xmx512m -XX:+UseCompactObjectHeaders --enable-native-access=ALL-UNNAMED].freeze
   OUTSIDE_TOOLCHAIN = %w[GEM_PATH GEM_HOME RUBYLIB RUBYOPT JRUBY_OPTS JAVA_OPTS].to_h { |name| [name, nil] }.freeze
@@ -31,6 +33,7 @@ module WarServers
     webapp = jruby_rack_webapp(File.join(WORK, "jruby-rack-webapp"))
     {
       "nettyrack-filter" => ->(port) { [OUTSIDE_TOOLCHAIN, jetty(port, WAR, threads, tmpdir)] },
+      "nettyrack-filter-unbounded" => ->(port) { [OUTSIDE_TOOLCHAIN, jetty(port, UNBOUNDED_WAR, threads, tmpdir)] },
       "jruby-rack" => ->(port) { [OUTSIDE_TOOLCHAIN, jetty(port, webapp, threads, tmpdir)] },
       "nettyrack" => lambda do |port|
         [{ "JRUBY_OPTS" => jruby_opts },

@@ -11,7 +11,8 @@ module Nettyrack
   # Boots a web app's Rack application inside a servlet container: the Java side
   # (org.nettyrack.jruby.HostedRuntime) makes the runtime, with GEM_PATH and RACK_ENV set, then
   # calls .boot with the context params; this loads the rackup the CLI's way (AppLoader) and
-  # turns our limits, named as the CLI's flags without the dashes (max-body-size), into the
+  # turns our limits, named as the CLI's flags without the dashes (max-body-size), and threads
+  # (how many requests run the app at once; RAILS_MAX_THREADS, else the CLI's default) into the
   # ServerConfig the door reads; the pubsub param, as the CLI's --pubsub (local, redis for
   # $REDIS_URL, or a redis:// URL), picks the engine that becomes Nettyrack.pubsub and the
   # door's. Every failure is a BootError of one line.
@@ -78,8 +79,15 @@ module Nettyrack
         end
         layer[limit.name] = coerce(limit, name, value)
       end
-      options = Configuration.merge(layer).server_options
+      layer[:threads] = coerce_threads(params["threads"]) if params["threads"]
+      options = Configuration.merge(Configuration.env_layer(ENV).slice(:threads), layer).server_options
       JavaConfig.build(**options)
+    end
+
+    def coerce_threads(value)
+      Coerce.threads(value)
+    rescue ConfigError => e
+      raise ConfigError, "invalid threads: #{e.message}"
     end
 
     def coerce(limit, name, value)

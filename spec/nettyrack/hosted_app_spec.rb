@@ -63,6 +63,31 @@ RSpec.describe Nettyrack::HostedApp do
     expect([config.maxBodySize, config.bodyBufferSize, config.maxPushQueue]).to eq([64 * 1024, 1024, 2 * 1024 * 1024])
   end
 
+  it "takes threads, the CLI's MIN:MAX or MAX, as how many requests run the app at once" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    _app, config = boot("threads" => "2:3")
+    expect([config.minThreads, config.maxThreads]).to eq([2, 3])
+  end
+
+  it "runs as many requests at once as the CLI would by default, or RAILS_MAX_THREADS" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    default_max = Nettyrack::Configuration.default_threads(Etc.nprocessors).last
+    rails_max = ENV.fetch("RAILS_MAX_THREADS", nil)
+    maxes = [nil, "7"].map do |value|
+      ENV["RAILS_MAX_THREADS"] = value
+      boot.last.maxThreads
+    end
+    expect(maxes).to eq([default_max, 7])
+  ensure
+    ENV["RAILS_MAX_THREADS"] = rails_max
+  end
+
+  it "names a bad thread count" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    expect { boot("threads" => "0") }
+      .to raise_error(Nettyrack::ConfigError, /\Ainvalid threads: 0 is not a thread count/)
+  end
+
   it "logs the limits a container sets itself as ignored" do
     write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
     boot("max-header-size" => "8k")

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Semaphore;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.HostedApp;
@@ -16,8 +17,9 @@ import org.nettyrack.core.ServerConfig;
  * What {@link RackFilter} and {@link RackServlet} share: the booted application and the static
  * files, kept by {@link RackListener} in a context attribute. A request, on the container's
  * thread: body read in full ({@link RequestBodies}: memory, then a temp file; 413 past
- * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → the
- * bridge, run by the core's {@link FailureResponse#serve} (the Netty door's 500 rules) → an
+ * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → a wait
+ * for one of the app's {@code threads} slots, in arrival order → the bridge, run by the core's
+ * {@link FailureResponse#serve} (the Netty door's 500 rules) → the slot freed → an
  * accepted upgrade goes to {@link Upgrades} (WebSocket, SSE); a response that had to be cut is an exception
  * thrown to the container, which then closes the connection instead of completing it.
  */
@@ -29,12 +31,19 @@ final class ServletDoor {
     private final ServerConfig config;
     private final ErrorLog errorLog = ErrorLog.stderr();
     private final Upgrades upgrades;
+    /**
+     * The container may run hundreds of request threads; at most {@code threads} (the CLI's
+     * maximum) run the app at once, admitted first come, first served, as the Netty door's worker
+     * pool takes its queue: a fair semaphore, so no connection is passed over while others loop.
+     */
+    private final Semaphore running;
     final StaticFiles statics;
 
     ServletDoor(HostedApp app, ServletContext context, StaticFiles statics) {
         this.app = app;
         this.config = app.config();
         this.statics = statics;
+        this.running = new Semaphore(config.maxThreads(), true);
         this.upgrades = new Upgrades(context, config, errorLog);
     }
 
@@ -66,7 +75,12 @@ final class ServletDoor {
         try {
             ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, upgrades);
             ServletResponseSink sink = new ServletResponseSink(resp, "HEAD".equals(req.getMethod()), request.upgrade());
-            FailureResponse.serve(app.handler(), request, sink, errorLog);
+            running.acquireUninterruptibly();
+            try {
+                FailureResponse.serve(app.handler(), request, sink, errorLog);
+            } finally {
+                running.release();
+            }
             if (sink.acceptedEndpoint() != null) {
                 upgrades.start(req, resp, request.upgrade(), sink.acceptedStatus(), sink.acceptedHeaders(),
                     sink.acceptedEndpoint());

@@ -20,6 +20,9 @@ interface Container extends AutoCloseable {
     /** Starts the web app again after {@link #undeploy}. */
     void redeploy() throws Exception;
 
+    /** The web app's class loader, while it is deployed. */
+    ClassLoader loader();
+
     /** What the container said about a failed deployment. */
     String failure();
 

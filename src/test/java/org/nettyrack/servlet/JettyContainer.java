@@ -56,6 +56,11 @@ final class JettyContainer implements Container {
     }
 
     @Override
+    public ClassLoader loader() {
+        return context.getClassLoader();
+    }
+
+    @Override
     public String failure() {
         return failure;
     }

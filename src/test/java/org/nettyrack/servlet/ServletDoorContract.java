@@ -378,6 +378,26 @@ abstract class ServletDoorContract {
     }
 
     @Test
+    void noMoreThanThreadsRequestsRunTheAppAtOnce(@TempDir Path dir) throws Exception {
+        // Each request waits up to 3 s in the app for a second one to be there too.
+        String rackup = "BOTH = java.util.concurrent.CyclicBarrier.new(2)\n"
+            + "run(lambda do |env|\n"
+            + "  BOTH.await(3, java.util.concurrent.TimeUnit::SECONDS)\n"
+            + "  [200, {}, ['together']]\n"
+            + "rescue java.util.concurrent.TimeoutException, java.util.concurrent.BrokenBarrierException\n"
+            + "  [200, {}, ['alone']]\n"
+            + "end)\n";
+        Path root = new WebApp(dir.resolve("one")).param("rackup", rackup).param("threads", "1").build();
+        try (Container one = newContainer()) {
+            assertTrue(one.deploy(root, "/one"), () -> "deployment failed: " + one.failure());
+            HttpRequest request = HttpRequest.newBuilder(one.base().resolve("x")).timeout(WAIT).build();
+            CompletableFuture<HttpResponse<String>> first = client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+            CompletableFuture<HttpResponse<String>> second = client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
+            assertEquals("alone alone", first.get(60, TimeUnit.SECONDS).body() + " " + second.get(60, TimeUnit.SECONDS).body());
+        }
+    }
+
+    @Test
     @Timeout(value = 300, unit = TimeUnit.SECONDS) // three redeploys: over 120 s on a loaded machine
     void servletUnderAPathWithPublicRootAndRedeploys(@TempDir Path dir) throws Exception {
         Path stopped = dir.resolve("stopped");

@@ -12,7 +12,7 @@ import org.apache.catalina.Wrapper;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.startup.Tomcat;
 
-/** Tomcat 11 (Jakarta Servlet 6.1), embedded; the web app added as with a docBase. */
+/** Tomcat 11 (Jakarta Servlet 6.1) or 10.1 (6.0), whichever is on the class path, embedded; the web app added as with a docBase. */
 final class TomcatContainer implements Container {
     /** Tomcat logs every start and stop at INFO; warnings and errors are what a test run needs. */
     private static final Logger QUIET = Logger.getLogger("org.apache");
@@ -78,6 +78,11 @@ final class TomcatContainer implements Container {
     @Override
     public void redeploy() throws Exception {
         context.start();
+    }
+
+    @Override
+    public ClassLoader loader() {
+        return context.getLoader().getClassLoader();
     }
 
     @Override

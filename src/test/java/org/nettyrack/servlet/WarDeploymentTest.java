@@ -88,6 +88,46 @@ class WarDeploymentTest {
         }
     }
 
+    /**
+     * Redeployed three times in one container, the WAR leaves no thread of its own behind: none
+     * alive after an undeploy has the web app's class loader (or one below it, JRuby's) as its
+     * context loader, which every thread started while the app booted or served has.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("containers")
+    void appWarRedeploysWithoutLeavingThreads(String name, Supplier<Container> containers) throws Exception {
+        try (Container container = containers.get()) {
+            assertTrue(container.deploy(appWar, "/shop"), () -> "deployment failed: " + container.failure());
+            for (int round = 1; round <= 3; round++) {
+                if (round > 1) {
+                    container.redeploy();
+                }
+                assertEquals(200, get(container.base().resolve("items/" + round)).statusCode());
+                assertEquals("echo: hi", webSocketEcho(URI.create(container.base().resolve("ws").toString()
+                    .replaceFirst("^http", "ws")), "hi"));
+                ClassLoader loader = container.loader();
+                container.undeploy();
+                assertEquals(List.of(), threadsOf(loader), "threads of the web app after undeploy " + round);
+            }
+        }
+    }
+
+    /** The names of the live threads whose context class loader is the web app's, or below it. */
+    private static List<String> threadsOf(ClassLoader webApp) {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(thread -> thread.isAlive() && loadedBy(thread.getContextClassLoader(), webApp))
+            .map(Thread::getName).toList();
+    }
+
+    private static boolean loadedBy(ClassLoader context, ClassLoader webApp) {
+        for (ClassLoader loader = context; loader != null; loader = loader.getParent()) {
+            if (loader == webApp) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static Stream<Arguments> examples() {
         return containers().flatMap(container -> Stream.of("sinatra", "rails")
             .map(example -> Arguments.of(container.get()[0], container.get()[1], example)));
