@@ -12,6 +12,7 @@ RSpec.describe "examples/" do
     "sinatra" => { "/" => /sinatra 3\.\d+\.\d+ on jruby/, "/json/21" => /\A\{"n":42\}\z/ },
     "rails" => { "/" => /hello from Rails 6\.1/, "/json/21" => /"n":42,"engine":"jruby"/ },
     "echo" => { "/" => /open a WebSocket to this address/ },
+    "hijack_echo" => { "/" => /hijack_echo: open a WebSocket/ },
     "sse_clock" => { "/" => /new EventSource\("\/"\)/ },
     "chat" => { "/" => %r{<title>nettyrack chat</title>}, "/chat.js" => /new WebSocket/ },
   }.each do |name, routes|
@@ -81,6 +82,29 @@ RSpec.describe "examples/" do
 
     it "answers echo's event stream with its query string, then ends it" do
       serving("echo") { |base| expect(events("#{base}/?hello", 2)).to eq(["data: hello\n"]) }
+    end
+
+    it "echoes WebSocket messages over rack.hijack and websocket-driver (hijack_echo, from Python and Node)" do
+      serving("hijack_echo") do |base|
+        url = "#{base.sub('http', 'ws')}/"
+        report = PythonClients.run("clients/ws_client.py", {
+          url: url, timeout: 30,
+          steps: [{ send: { text: "h\u00e9llo" } }, { send: { binary: "AP8B" } }, { recv: 2 },
+                  { close: { code: 1000, reason: "bye" } }]
+        }, timeout: 60)
+        expect(report["error"]).to be_nil
+        expect(report["handshake"]["status"]).to eq(101)
+        expect(report["received"]).to eq([{ "type" => "text", "data" => "h\u00e9llo" },
+                                          { "type" => "binary", "data" => "AP8B" }])
+        expect(report["close"]["rcvd"]).to eq("code" => 1000, "reason" => "bye")
+        node = NodeClients.run("clients/ws_node_client.js", {
+          url: url, compression: false, timeout: 30,
+          messages: [{ size: 10 }, { size: 100_000, random: true }, { size: 70_000, fragments: 3 }]
+        }, timeout: 60)
+        expect(node["error"]).to be_nil
+        expect(node["echoes"].map { |e| e["received"] }).to eq(node["echoes"].map { |e| e["sent"] })
+        expect(node["close"]["code"]).to eq(1000)
+      end
     end
 
     it "echoes WebSocket text as text and binary as binary (echo, from Chromium)" do
