@@ -188,6 +188,16 @@ RSpec.describe "rack.hijack" do
     end
   end
 
+  it "lets a stopping server close hijacked connections rather than wait for them" do
+    with_app(full_hijack_echo(events), shutdownTimeoutMillis: 600_000) do |port, _errors, server|
+      socket = connect(port)
+      read_until(socket, /\r\n\r\n/)
+      expect(Timeout.timeout(120) { server.stop }).to be(true) # stop waits no shutdown timeout for it
+      expect(read_until(socket, /never/)).to eq("")
+      socket.close
+    end
+  end
+
   it "keeps serving plain requests on other connections, and ordinary responses are unchanged" do
     app = ->(env) { [200, { "content-type" => "text/plain" }, [env["rack.hijack?"].inspect]] }
     with_app(app) do |port|
