@@ -107,27 +107,29 @@ RSpec.describe "examples/" do
       end
     end
 
-    it "echoes WebSocket text as text and binary as binary (echo, from Chromium)" do
-      skip Browser::MISSING unless Browser.executable
-      serving("echo") do |base|
-        browser = Browser.launch
-        echoed = browser.open("#{base}/").eval(<<~JS, timeout: 40)
-          new Promise((resolve) => {
-            const socket = new WebSocket(`ws://${location.host}/`);
-            const got = [];
-            socket.binaryType = "arraybuffer";
-            socket.onopen = () => { socket.send("h\u00e9llo"); socket.send(new Uint8Array([0, 255, 1])); };
-            socket.onmessage = ({ data }) => {
-              got.push(typeof data === "string" ? data : Array.from(new Uint8Array(data)));
-              if (got.length === 2) resolve(got);
-            };
-            socket.onclose = ({ code }) => resolve([...got, `closed ${code}`]);
-            setTimeout(() => resolve([...got, "timed out"]), 30000);
-          })
-        JS
-        expect(echoed).to eq(["h\u00e9llo", [0, 255, 1]])
-      ensure
-        browser&.close
+    { "echo" => "rack.upgrade", "hijack_echo" => "rack.hijack and websocket-driver" }.each do |name, how|
+      it "echoes WebSocket text as text and binary as binary (#{name}: #{how}, from Chromium)" do
+        skip Browser::MISSING unless Browser.executable
+        serving(name) do |base|
+          browser = Browser.launch
+          echoed = browser.open("#{base}/").eval(<<~JS, timeout: 40)
+            new Promise((resolve) => {
+              const socket = new WebSocket(`ws://${location.host}/`);
+              const got = [];
+              socket.binaryType = "arraybuffer";
+              socket.onopen = () => { socket.send("h\u00e9llo"); socket.send(new Uint8Array([0, 255, 1])); };
+              socket.onmessage = ({ data }) => {
+                got.push(typeof data === "string" ? data : Array.from(new Uint8Array(data)));
+                if (got.length === 2) resolve(got);
+              };
+              socket.onclose = ({ code }) => resolve([...got, `closed ${code}`]);
+              setTimeout(() => resolve([...got, "timed out"]), 30000);
+            })
+          JS
+          expect(echoed).to eq(["h\u00e9llo", [0, 255, 1]])
+        ensure
+          browser&.close
+        end
       end
     end
   end
