@@ -12,6 +12,7 @@ RSpec.describe "examples/" do
     "sinatra" => { "/" => /sinatra 3\.\d+\.\d+ on jruby/, "/json/21" => /\A\{"n":42\}\z/ },
     "rails" => { "/" => /hello from Rails 6\.1/, "/json/21" => /"n":42,"engine":"jruby"/ },
     "echo" => { "/" => /open a WebSocket to this address/ },
+    "hijack_echo" => { "/" => /hijack_echo: open a WebSocket/ },
     "sse_clock" => { "/" => /new EventSource\("\/"\)/ },
     "chat" => { "/" => %r{<title>nettyrack chat</title>}, "/chat.js" => /new WebSocket/ },
   }.each do |name, routes|
@@ -83,27 +84,52 @@ RSpec.describe "examples/" do
       serving("echo") { |base| expect(events("#{base}/?hello", 2)).to eq(["data: hello\n"]) }
     end
 
-    it "echoes WebSocket text as text and binary as binary (echo, from Chromium)" do
-      skip Browser::MISSING unless Browser.executable
-      serving("echo") do |base|
-        browser = Browser.launch
-        echoed = browser.open("#{base}/").eval(<<~JS, timeout: 40)
-          new Promise((resolve) => {
-            const socket = new WebSocket(`ws://${location.host}/`);
-            const got = [];
-            socket.binaryType = "arraybuffer";
-            socket.onopen = () => { socket.send("h\u00e9llo"); socket.send(new Uint8Array([0, 255, 1])); };
-            socket.onmessage = ({ data }) => {
-              got.push(typeof data === "string" ? data : Array.from(new Uint8Array(data)));
-              if (got.length === 2) resolve(got);
-            };
-            socket.onclose = ({ code }) => resolve([...got, `closed ${code}`]);
-            setTimeout(() => resolve([...got, "timed out"]), 30000);
-          })
-        JS
-        expect(echoed).to eq(["h\u00e9llo", [0, 255, 1]])
-      ensure
-        browser&.close
+    it "echoes WebSocket messages over rack.hijack and websocket-driver (hijack_echo, from Python and Node)" do
+      serving("hijack_echo") do |base|
+        url = "#{base.sub('http', 'ws')}/"
+        report = PythonClients.run("clients/ws_client.py", {
+          url: url, timeout: 30,
+          steps: [{ send: { text: "h\u00e9llo" } }, { send: { binary: "AP8B" } }, { recv: 2 },
+                  { close: { code: 1000, reason: "bye" } }]
+        }, timeout: 60)
+        expect(report["error"]).to be_nil
+        expect(report["handshake"]["status"]).to eq(101)
+        expect(report["received"]).to eq([{ "type" => "text", "data" => "h\u00e9llo" },
+                                          { "type" => "binary", "data" => "AP8B" }])
+        expect(report["close"]["rcvd"]).to eq("code" => 1000, "reason" => "bye")
+        node = NodeClients.run("clients/ws_node_client.js", {
+          url: url, compression: false, timeout: 30,
+          messages: [{ size: 10 }, { size: 100_000, random: true }, { size: 70_000, fragments: 3 }]
+        }, timeout: 60)
+        expect(node["error"]).to be_nil
+        expect(node["echoes"].map { |e| e["received"] }).to eq(node["echoes"].map { |e| e["sent"] })
+        expect(node["close"]["code"]).to eq(1000)
+      end
+    end
+
+    { "echo" => "rack.upgrade", "hijack_echo" => "rack.hijack and websocket-driver" }.each do |name, how|
+      it "echoes WebSocket text as text and binary as binary (#{name}: #{how}, from Chromium)" do
+        skip Browser::MISSING unless Browser.executable
+        serving(name) do |base|
+          browser = Browser.launch
+          echoed = browser.open("#{base}/").eval(<<~JS, timeout: 40)
+            new Promise((resolve) => {
+              const socket = new WebSocket(`ws://${location.host}/`);
+              const got = [];
+              socket.binaryType = "arraybuffer";
+              socket.onopen = () => { socket.send("h\u00e9llo"); socket.send(new Uint8Array([0, 255, 1])); };
+              socket.onmessage = ({ data }) => {
+                got.push(typeof data === "string" ? data : Array.from(new Uint8Array(data)));
+                if (got.length === 2) resolve(got);
+              };
+              socket.onclose = ({ code }) => resolve([...got, `closed ${code}`]);
+              setTimeout(() => resolve([...got, "timed out"]), 30000);
+            })
+          JS
+          expect(echoed).to eq(["h\u00e9llo", [0, 255, 1]])
+        ensure
+          browser&.close
+        end
       end
     end
   end

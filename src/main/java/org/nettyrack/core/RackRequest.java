@@ -74,6 +74,15 @@ public interface RackRequest {
     }
 
     /**
+     * Whether the connection can be handed to the application ({@code env['rack.hijack?']},
+     * {@link ResponseSink#hijack}): true for a transport that owns its socket and speaks
+     * HTTP/1.x on it. False by default.
+     */
+    default boolean hijackable() {
+        return false;
+    }
+
+    /**
      * Env entries the transport adds as they are: its own Java objects, for applications that
      * reach past Rack (a servlet door's {@code java.servlet_request}, as jruby-rack sets).
      * None by default; the names must not be Rack's.

@@ -51,6 +51,18 @@ public interface ResponseSink {
     void upgrade(int status, ResponseHeaders headers, org.nettyrack.core.push.PushEndpoint endpoint);
 
     /**
+     * Instead of a response: gives the connection to the application ({@code rack.hijack}),
+     * when {@link RackRequest#hijackable()}. {@code headers} null is a full hijack (the
+     * transport writes nothing more); otherwise a partial one, whose head ({@code status},
+     * {@code headers} without Content-Length or Transfer-Encoding) {@link Hijack#start} writes
+     * first. Commits and finishes the response; throws {@link IllegalStateException} once
+     * committed, {@link UnsupportedOperationException} where the transport cannot.
+     */
+    default Hijack hijack(int status, ResponseHeaders headers) {
+        throw new UnsupportedOperationException("this transport cannot hand its connection to the application");
+    }
+
+    /**
      * Whether the response has been handed to the transport (by {@link #respond},
      * {@link #upgrade}, or {@link #begin} followed by body bytes, a file or {@link #end}), so
      * that it can no longer be replaced by an error response.

@@ -30,7 +30,9 @@ import org.nettyrack.core.push.Upgrade;
  * <p>Flow: {@link RackInputs} → {@link EnvBuilder} → {@code app.call(env)} →
  * {@link ResponseHeadersReader} → {@link BodyWriter} → {@link ResponseSink}.
  * When the app accepts a {@code rack.upgrade}, {@link PushBridge} takes the handler
- * instead of the body writer, and the sink switches the connection to push.
+ * instead of the body writer, and the sink switches the connection to push. Where the
+ * transport can hand over its connection, {@link RackHijack} offers {@code rack.hijack}; a
+ * hijacked request's response is the application's, and nothing more is sent.
  */
 public final class RackBridge implements RackHandler {
     private static final String SOFTWARE = "nettyrack";
@@ -46,6 +48,7 @@ public final class RackBridge implements RackHandler {
     private final BodyWriter bodyWriter;
     private final BodyShapes bodyShapes;
     private final RubyBacktraces backtraces;
+    private final RackHijack hijacks;
     private final CachingCallSite callApp = new NormalCachingCallSite("call");
     private final CachingCallSite close = new NormalCachingCallSite("close");
     private final CachingCallSite callFinished = new NormalCachingCallSite("call");
@@ -66,6 +69,7 @@ public final class RackBridge implements RackHandler {
         this.bodyWriter = new BodyWriter(NettyrackLibrary.streams(runtime));
         this.bodyShapes = new BodyShapes(runtime);
         this.backtraces = new RubyBacktraces(runtime);
+        this.hijacks = new RackHijack(runtime, keys);
     }
 
     @Override
@@ -85,7 +89,12 @@ public final class RackBridge implements RackHandler {
         try {
             input = inputs.open(context, request.body());
             env = envBuilder.build(context, request, input);
+            RackHijack.Offer hijack = request.hijackable() ? hijacks.offer(context, env, sink) : null;
             IRubyObject result = callApp.call(context, app, app, env);
+            if (hijack != null && hijack.taken()) {
+                status = 0; // full hijack: the application writes its own status, the server nothing
+                return;
+            }
             RubyArray<?> triple = toTriple(result);
             IRubyObject bodyValue = triple.entry(2);
             body = new ResponseBody(bodyValue, bodyShapes.of(bodyValue), close);
@@ -99,6 +108,10 @@ public final class RackBridge implements RackHandler {
             }
             status = checkedStatus(triple.entry(0), code);
             head = ResponseHeadersReader.read(context, triple.entry(1));
+            if (hijack != null && head.hijack != null) {
+                hijack.partial(context, status, head);
+                return;
+            }
             bodyWriter.write(context, status, head, body, sink, "HEAD".equals(request.method()));
         } catch (ClientGone e) {
             failure = e;

@@ -1,5 +1,6 @@
 package org.nettyrack.netty;
 
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
@@ -22,7 +23,7 @@ import org.nettyrack.core.ServerConfig;
  * With h2c on ({@code --http2}), {@link Http2Preface} and Netty's upgrade handler
  * ({@link Http2Support#upgradeHandler}) switch a connection that asks to HTTP/2.
  * The handler names are spelled here only; a connection that switches to push keeps the codec
- * and drops the rest ({@link #leaveHttp}).
+ * and drops the rest ({@link #leaveHttp}); a hijacked one drops all of them ({@link #leaveForHijack}).
  */
 final class HttpPipeline extends ChannelInitializer<SocketChannel> {
     static final String TIMEOUTS = "timeouts";
@@ -37,6 +38,8 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
     static final String DISPATCHER = "dispatcher";
     /** What only an HTTP conversation needs: removed when the connection switches to push. */
     private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, H2C_UPGRADE, CONTINUE, DISPATCHER};
+
+    static final String HIJACKED = "hijacked";
 
     private final ServerState server;
     private final HttpDecoderConfig decoderConfig;
@@ -89,6 +92,23 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
             if (p.get(name) != null) {
                 p.remove(name);
             }
+        }
+    }
+
+    /**
+     * Hands the connection to {@code pump} ({@code rack.hijack}): every HTTP handler leaves,
+     * the pump goes last, and the decoder goes after it, so bytes it had buffered and not
+     * decoded (sent after the request head) reach the pump. Handlers nearer the socket that
+     * are not HTTP's stay.
+     */
+    static void leaveForHijack(ChannelPipeline p, ChannelHandler pump) {
+        leaveHttp(p);
+        if (p.get(ENCODER) != null) {
+            p.remove(ENCODER);
+        }
+        p.addLast(HIJACKED, pump);
+        if (p.get(DECODER) != null) {
+            p.remove(DECODER);
         }
     }
 }

@@ -120,6 +120,12 @@ final class NettyRackRequest implements RackRequest {
         return body;
     }
 
+    /** HTTP/1.x over a socket this door owns. */
+    @Override
+    public boolean hijackable() {
+        return true;
+    }
+
     @Override
     public Upgrade upgrade() {
         return upgrade;

@@ -55,6 +55,7 @@ final class NettyResponseSink implements ResponseSink {
     private final Object writable = new Object();
     private volatile boolean committed;
     private volatile PushUpgrade.Accepted upgrade;
+    private volatile boolean hijacked;
     private boolean finished;
     private HttpResponse pendingHead;
     private boolean bodyAllowed;
@@ -91,6 +92,11 @@ final class NettyResponseSink implements ResponseSink {
     /** The upgrade the application accepted instead of answering, or null. */
     PushUpgrade.Accepted upgrade() {
         return upgrade;
+    }
+
+    /** Whether the application took the connection ({@link #hijack}): the dispatcher lets go of it. */
+    boolean hijacked() {
+        return hijacked;
     }
 
     int status() {
@@ -251,6 +257,24 @@ final class NettyResponseSink implements ResponseSink {
         this.status = request.upgrade() == Upgrade.WEBSOCKET ? 101 : status;
         upgrade = new PushUpgrade.Accepted(status, headers, endpoint);
         channel.eventLoop().execute(() -> done.trySuccess());
+    }
+
+    /**
+     * {@code rack.hijack}: {@link NettyHijack} moves the connection to the application;
+     * {@link #done()} completes once it has, on the event loop. A full hijack's status is
+     * unknown to the server (the application writes it) and is logged as 0.
+     */
+    @Override
+    public org.nettyrack.core.Hijack hijack(int status, ResponseHeaders headers) {
+        if (committed) {
+            throw new IllegalStateException("response already started");
+        }
+        committed = true;
+        finished = true;
+        pendingHead = null;
+        hijacked = true;
+        this.status = headers == null ? 0 : status;
+        return new NettyHijack(channel, status, headers, server.config.keepAliveTimeoutMillis(), () -> done.trySuccess());
     }
 
     void wakeWriter() {

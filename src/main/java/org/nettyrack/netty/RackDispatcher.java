@@ -26,7 +26,8 @@ import org.nettyrack.core.push.UpgradeRefusal;
  * file, 413 past the limit, 408 when it arrives too slowly) → worker runs the app
  * ({@link FailureResponse#serve}) → {@link NettyResponseSink} writes → its {@code done()} back on
  * this event loop → next pipelined request, or idle; or, when the application accepted an
- * upgrade, {@link PushUpgrade} takes the connection and this handler leaves the pipeline.
+ * upgrade, {@link PushUpgrade} takes the connection and this handler leaves the pipeline
+ * (as it does when the application hijacked it, {@link NettyHijack}).
  * The hand-off goes one way: the sink knows nothing of this handler, which listens to the
  * sink's future and passes an accepted upgrade on.
  *
@@ -201,6 +202,11 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         inFlight = null;
         NettyRackRequest request = sink.request();
         request.body().close();
+        if (sink.hijacked()) { // the connection is the application's now; this handler has left
+            server.activeRequests.decrementAndGet();
+            logAccess(request, sink.status(), 0);
+            return;
+        }
         PushUpgrade.Accepted upgrade = sink.upgrade();
         if (upgrade != null) {
             upgrade(request, sink.status(), upgrade);
