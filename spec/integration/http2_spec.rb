@@ -43,6 +43,15 @@ RSpec.describe "HTTP/2 over cleartext" do
     end
   end
 
+  it "offers rack.hijack on HTTP/1.1 only: an h2 stream shares its connection" do
+    app = ->(env) { [200, {}, ["#{env['SERVER_PROTOCOL']} #{env['rack.hijack?']} #{env.key?('rack.hijack')}"]] }
+    with_push_server(app) do |port|
+      url = "http://127.0.0.1:#{port}/"
+      expect(curl("--http2-prior-knowledge", url)).to eq("HTTP/2 false false")
+      expect(curl("--http1.1", url)).to eq("HTTP/1.1 true true")
+    end
+  end
+
   it "stays on HTTP/1.1 with http2 off" do
     with_push_server(echo, http2: false) do |port|
       url = "http://127.0.0.1:#{port}/p"

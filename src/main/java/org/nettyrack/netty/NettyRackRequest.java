@@ -120,10 +120,10 @@ final class NettyRackRequest implements RackRequest {
         return body;
     }
 
-    /** HTTP/1.x over a socket this door owns. */
+    /** HTTP/1.x over a socket this door owns; an h2 stream shares its connection with others. */
     @Override
     public boolean hijackable() {
-        return true;
+        return protocol.startsWith("HTTP/1");
     }
 
     @Override
