@@ -44,9 +44,10 @@ RSpec.describe Nettyrack::CLI do
 
     it("names the flag of a bad port") { expect(error("-p", "http")).to eq('invalid --port: "http" is not a port (0..65535)') }
 
-    it "says unix:// is not supported yet" do
-      expect(error("-b", "unix:///tmp/app.sock"))
-        .to eq("invalid --bind: unix:// binds are not supported yet (unix:///tmp/app.sock); use tcp://HOST:PORT")
+    it "listens on a unix socket with -b unix:///path, and names the flag of a bad param" do
+      expect(settings("-b", "unix:///tmp/app.sock?mode=0660")[:binds].map(&:to_s)).to eq(["unix:///tmp/app.sock?mode=0660"])
+      expect(error("-b", "unix:///tmp/app.sock?mode=999"))
+        .to eq('invalid --bind: unix:///tmp/app.sock?mode=999: mode must be octal permissions such as 0660, got "999"')
     end
   end
 

@@ -121,8 +121,8 @@ RSpec.describe Nettyrack::DSL do
 
     it "says what is wrong with a value" do
       expect(error_for("max_body_size '10x'")).to eq('DIR/nettyrack.rb:1: "10x" is not a size (use bytes, or 64k, 10m, 1g)')
-      expect(error_for("\nbind 'unix:///tmp/s'"))
-        .to eq("DIR/nettyrack.rb:2: unix:// binds are not supported yet (unix:///tmp/s); use tcp://HOST:PORT")
+      expect(error_for("\nbind 'unix:///tmp/s?backlog=0'"))
+        .to eq('DIR/nettyrack.rb:2: unix:///tmp/s?backlog=0: backlog must be a count of 1..65535, got "0"')
       expect(error_for("port 1\npubsub 'redis://h:0'")).to eq('DIR/nettyrack.rb:2: "redis://h:0" is not a Redis URL (port 0 is not in 1..65535)')
     end
 

@@ -45,6 +45,12 @@ public final class ServerConfig {
             Builder.require(SCHEMES.contains(scheme), "bind scheme must be one of " + SCHEMES + ", got " + scheme);
             if ("unix".equals(scheme)) {
                 Builder.require(path != null && !path.isEmpty(), "unix bind path must not be empty");
+                String mode = params.get("mode");
+                Builder.require(mode == null || mode.matches("0?[0-7]{3}"),
+                    "unix bind mode must be octal permissions such as 0660, got " + mode);
+                String backlog = params.get("backlog");
+                Builder.require(backlog == null || backlog.matches("[1-9][0-9]{0,4}") && Integer.parseInt(backlog) <= 65535,
+                    "unix bind backlog must be 1..65535, got " + backlog);
                 return;
             }
             Builder.require(host != null && !host.isEmpty(), "bind host must not be empty");
