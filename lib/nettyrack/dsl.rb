@@ -52,9 +52,11 @@ module Nettyrack
       add_bind(Bind.tcp(host, Coerce.port(number)))
     end
 
-    # Listen on a tcp:// URI (unix:// and ssl:// are not supported yet).
+    # Listen on a tcp:// or unix:// URI (ssl:// is not supported yet); a unix socket takes mode
+    # (octal, applied after the bind) and backlog.
     #   bind "tcp://127.0.0.1:3000"
     #   bind "tcp://[::1]:3000"
+    #   bind "unix:///run/app/app.sock?mode=0660"
     def bind(uri)
       add_bind(Coerce.bind(uri))
     end
