@@ -27,9 +27,11 @@ RSpec.describe "unix:// listeners" do
 
   after { FileUtils.rm_rf(dir) }
 
-  def serving
-    server = Nettyrack::Server.new(app, binds: ["unix://#{socket}"], threads: [1, 4], errors: StringIO.new,
-                                        access_log: access_log).start
+  let(:errors) { StringIO.new }
+
+  def serving(**options)
+    server = Nettyrack::Server.new(app, binds: ["unix://#{socket}"], threads: [1, 4], errors: errors,
+                                        access_log: access_log, **options).start
     yield server
   ensure
     server&.stop
@@ -38,6 +40,15 @@ RSpec.describe "unix:// listeners" do
   def curl(*args)
     out, status = Open3.capture2e("curl", "-sS", "--max-time", "10", "--unix-socket", socket, *args)
     expect(status.exitstatus).to eq(0), out
+    out
+  end
+
+  # What the server sent over one connection to the socket, given +bytes+, until it closed.
+  def raw(bytes)
+    script = "import socket,sys\ns=socket.socket(socket.AF_UNIX); s.settimeout(10); s.connect(sys.argv[1])\n" \
+             "s.sendall(sys.stdin.buffer.read()); out=b''\nwhile d := s.recv(65536): out += d\nsys.stdout.buffer.write(out)"
+    out, status = Open3.capture2(PythonClients::PYTHON, "-c", script, socket, stdin_data: bytes)
+    expect(status.exitstatus).to eq(0)
     out
   end
 
@@ -54,6 +65,19 @@ RSpec.describe "unix:// listeners" do
       expect(curl("-d", "posted", "http://app/form")).to eq("POST /form 127.0.0.1 posted")
     end
     expect(access_log.string.lines.map { |line| line[/\A\S+/] }).to eq(%w[127.0.0.1] * 3)
+  end
+
+  it "reads a PROXY header and counts the request in the stats, with max_connections set" do
+    serving(proxy_protocol: true, max_connections: 2, control_url: "tcp://127.0.0.1:0", control_token: :none) do |server|
+      request = "GET /proxied HTTP/1.1\r\nhost: app\r\nconnection: close\r\n\r\n"
+      expect(raw("PROXY TCP4 203.0.113.7 127.0.0.1 5555 80\r\n#{request}")).to end_with("\r\n\r\nGET /proxied 203.0.113.7")
+      expect(raw(request)).to eq("")
+      stats = fetch("http://#{server.control_url.delete_prefix('tcp://')}/stats").body
+      expect(stats).to include('"total":1,')
+    end
+    expect(errors.string).to eq("nettyrack: closed a connection from a client of unix://#{socket} " \
+                                "that did not open with a valid PROXY protocol header (unknown identifier: GET)\n")
+    expect(access_log.string).to start_with("203.0.113.7 ")
   end
 
   it "upgrades a WebSocket that Python's websockets opens over the socket" do
