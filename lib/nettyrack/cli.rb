@@ -101,7 +101,8 @@ module Nettyrack
     def operations(opts)
       opts.separator "\nOperations (see `nettyrack ctl --help`):"
       opts.on("--control-url URL", "serve GET /stats, GET /thread-backtraces, POST /stop",
-              "on tcp://HOST:PORT (keep it private: loopback or internal)") do |value|
+              "on tcp://HOST:PORT or unix:///PATH (keep it private:",
+              "loopback, internal, or a socket only its users may open)") do |value|
         @settings[:control_url] = read("--control-url") { Control.url(value) }
       end
       opts.on("--control-token TOKEN", "the token they need (default: a random one, printed)") do |value|

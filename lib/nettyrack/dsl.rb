@@ -117,9 +117,10 @@ module Nettyrack
     end
 
     # The control endpoint (GET /stats, GET /thread-backtraces, POST /stop), for nettyrack ctl.
-    # Keep it on a loopback or private address. Without control_token, a random token is made
-    # up and printed at boot.
+    # Keep it on a loopback or private address, or a unix socket. Without control_token, a
+    # random token is made up and printed at boot.
     #   control_url "tcp://127.0.0.1:9293"
+    #   control_url "unix:///run/app/ctl.sock?mode=0600"
     def control_url(url)
       set(:control_url, Control.url(url))
     end

@@ -67,8 +67,9 @@ RSpec.describe Nettyrack::DSL do
       control_token "s3cret"
     RUBY
     expect(load_config("control_url 'tcp://127.0.0.1:9293'\nno_control_token")).to eq(control_url: ["127.0.0.1", 9293], control_token: :none)
-    expect(error_for("\ncontrol_url 'unix:///tmp/ctl'"))
-      .to eq("DIR/nettyrack.rb:2: unix:// control URLs are not supported yet (unix:///tmp/ctl); use tcp://HOST:PORT")
+    expect(load_config("control_url 'unix:///tmp/ctl'")[:control_url].to_s).to eq("unix:///tmp/ctl")
+    expect(error_for("\ncontrol_url 'ssl://h:1'"))
+      .to eq("DIR/nettyrack.rb:2: ssl:// control URLs are not supported yet (ssl://h:1); use tcp://HOST:PORT or unix:///PATH")
   end
 
   it "reads Puma's activate_control_app, its options in braces or as keywords" do

@@ -104,7 +104,8 @@ public final class NettyServer {
             control.start();
         } catch (Exception e) {
             stop();
-            throw bindFailure("control endpoint: " + describe(settings.host(), settings.port(), e), e);
+            boolean unix = "unix".equals(settings.listener().scheme());
+            throw bindFailure("control endpoint: " + (unix ? e.getMessage() : describe(settings.host(), settings.port(), e)), e);
         }
     }
 
@@ -123,7 +124,7 @@ public final class NettyServer {
         return stopRequests;
     }
 
-    /** The control endpoint's {@code tcp://host:port}, port 0 resolved, or null without one. */
+    /** The control endpoint's {@code tcp://host:port} (port 0 resolved) or {@code unix:///path}; null without one. */
     public synchronized String controlUrl() {
         return control == null ? null : control.url();
     }
