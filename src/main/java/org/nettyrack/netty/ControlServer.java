@@ -21,7 +21,8 @@ import org.nettyrack.core.ops.Control;
 
 /**
  * The control endpoint's own small HTTP listener (TCP, or a unix socket), apart from the
- * application's: one event-loop thread, Netty's handlers for everything but the answers, and a {@link ControlHandler}:
+ * application's: one event-loop thread, Netty's handlers for everything but the answers, and
+ * a {@link ControlHandler}:
  * <pre>
  * read timeout → HTTP codec → keep-alive → aggregator (8 KB) → flow control → control handler
  * </pre>
