@@ -47,8 +47,20 @@ module Nettyrack
       new(scheme, match[:host], port.call(match[:port]), nil, params)
     end
 
+    UNIX_PARAMS = {
+      "mode" => [/\A0?[0-7]{3}\z/, "octal permissions such as 0660"],
+      "backlog" => [/\A[1-9]\d{0,4}\z/, "a count of 1..65535"]
+    }.freeze
+
     def self.unix(value, path, params)
       raise ConfigError, "#{value.inspect} names no socket path (use unix:///path/to/app.sock)" if path.empty?
+
+      params.each do |key, text|
+        pattern, what = UNIX_PARAMS.fetch(key)
+        next if pattern.match?(text) && (key != "backlog" || text.to_i <= 65_535)
+
+        raise ConfigError, "#{value}: #{key} must be #{what}, got #{text.inspect}"
+      end
 
       new("unix", nil, nil, path, params)
     end

@@ -59,7 +59,9 @@ module Nettyrack
       opts.on("-p", "--port PORT", "listen on #{host}:PORT (default #{port})") do |value|
         add_bind(Bind.tcp(host, read("--port") { Coerce.port(value) }))
       end
-      opts.on("-b", "--bind URI", "listen on tcp://HOST:PORT; repeat to listen on several") do |value|
+      opts.on("-b", "--bind URI", "listen on tcp://HOST:PORT, or on a unix socket:",
+              "unix:///PATH[?mode=0660][&backlog=N] (a stale socket file is",
+              "replaced, removed on stop); repeat to listen on several") do |value|
         add_bind(read("--bind") { Coerce.bind(value) })
       end
       opts.on("--[no-]proxy-protocol", "each connection opens with a PROXY protocol v1/v2 header",
@@ -102,7 +104,8 @@ module Nettyrack
     def operations(opts)
       opts.separator "\nOperations (see `nettyrack ctl --help`):"
       opts.on("--control-url URL", "serve GET /stats, GET /thread-backtraces, POST /stop",
-              "on tcp://HOST:PORT (keep it private: loopback or internal)") do |value|
+              "on tcp://HOST:PORT or unix:///PATH (keep it private:",
+              "loopback, internal, or a socket only its users may open)") do |value|
         @settings[:control_url] = read("--control-url") { Control.url(value) }
       end
       opts.on("--control-token TOKEN", "the token they need (default: a random one, printed)") do |value|

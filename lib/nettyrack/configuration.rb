@@ -31,7 +31,7 @@ module Nettyrack
       proxy_protocol: false,      # true: every connection opens with a PROXY v1/v2 header
       http2: true,                # cleartext ports speak h2c too (prior knowledge, Upgrade: h2c)
       access_log_format: "common", # or "json" (AccessLogFormat in Java)
-      control_url: nil,           # [host, port] of the control endpoint; nil: none
+      control_url: nil,           # [host, port] or unix Bind of the control endpoint; nil: none
       control_token: nil,         # its token; nil: made up at boot; :none: no token asked for
       max_body_size: 100 * MIB,
       max_header_size: 16 * KIB,

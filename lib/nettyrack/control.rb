@@ -9,6 +9,7 @@ module Nettyrack
   # take them, and the token a server runs with:
   #
   #   Control.url("tcp://127.0.0.1:9293")   # => ["127.0.0.1", 9293]
+  #   Control.url("unix:///run/app/ctl.sock")  # => a unix Bind (mode and backlog allowed)
   #   Control.token_setting("s3cret")      # => "s3cret"; :none (or "none") opts out of tokens
   #   Control.token(nil)                   # => a Token with a random value, generated: true
   #
@@ -21,19 +22,20 @@ module Nettyrack
 
     module_function
 
-    # A control URL: tcp://HOST:PORT (IPv6 as tcp://[::1]:9293). Returns [host, port].
+    # A control URL: tcp://HOST:PORT (IPv6 as tcp://[::1]:9293), returned as [host, port]; or
+    # unix:///PATH, returned as its Bind.
     def url(value)
       scheme = value.to_s.split("://", 2).first
-      if value.to_s.include?("://") && scheme != "tcp"
-        raise ConfigError, "#{scheme}:// control URLs are not supported yet (#{value}); use tcp://HOST:PORT"
+      if value.to_s.include?("://") && !%w[tcp unix].include?(scheme)
+        raise ConfigError, "#{scheme}:// control URLs are not supported yet (#{value}); use tcp://HOST:PORT or unix:///PATH"
       end
 
       bind = Coerce.bind(value)
-      [bind.host, bind.port]
+      bind.tcp? ? [bind.host, bind.port] : bind
     rescue ConfigError => e
       raise unless e.message.include?("is not a bind address")
 
-      raise ConfigError, "#{value.inspect} is not a control URL (use tcp://HOST:PORT)"
+      raise ConfigError, "#{value.inspect} is not a control URL (use tcp://HOST:PORT or unix:///PATH)"
     end
 
     # The token as configured: a non-empty String, or :none for the explicit opt-out.

@@ -1,6 +1,8 @@
 # frozen_string_literal: true
 
 require "net/http"
+require "socket"
+require_relative "bind"
 require_relative "errors"
 
 module Nettyrack
@@ -9,6 +11,7 @@ module Nettyrack
   # anything else raises ControlClient::Failure with one sentence saying what to do.
   #
   #   ControlClient.new(["127.0.0.1", 9293], "s3cret").call(:get, "/stats")  # => "{\"uptime\":...}"
+  #   ControlClient.new(Bind.parse("unix:///run/app/ctl.sock"), "s3cret")    # over a unix socket
   class ControlClient
     class Failure < Error; end
 
@@ -17,25 +20,44 @@ module Nettyrack
     READ_TIMEOUT = 60
     UNREACHABLE = [SystemCallError, SocketError, IOError, Net::OpenTimeout, Net::ReadTimeout].freeze
 
-    def initialize((host, port), token)
-      @host = { "0.0.0.0" => "127.0.0.1", "::" => "::1" }.fetch(host, host)
-      @port = port
+    # url: [host, port], or a unix Bind.
+    def initialize(url, token)
+      if url.is_a?(Bind)
+        @socket = url.path
+      else
+        host, @port = url
+        @host = { "0.0.0.0" => "127.0.0.1", "::" => "::1" }.fetch(host, host)
+      end
       @token = token
     end
 
     def call(verb, path)
-      response = Net::HTTP.start(@host, @port, open_timeout: OPEN_TIMEOUT, read_timeout: READ_TIMEOUT) do |http|
-        request = (verb == :post ? Net::HTTP::Post : Net::HTTP::Get).new(path)
-        request["authorization"] = "Bearer #{@token}" if @token
-        http.request(request)
-      end
-      check(response)
+      request = (verb == :post ? Net::HTTP::Post : Net::HTTP::Get).new(path)
+      request["authorization"] = "Bearer #{@token}" if @token
+      check(@socket ? over_unix_socket(request) : over_tcp(request))
     rescue *UNREACHABLE => e
       raise Failure, "cannot reach the control endpoint at #{address}: #{reason(e)} " \
                      "(is the server running with --control-url #{address}?)"
     end
 
     private
+
+    def over_tcp(request)
+      Net::HTTP.start(@host, @port, open_timeout: OPEN_TIMEOUT, read_timeout: READ_TIMEOUT) { |http| http.request(request) }
+    end
+
+    # Net::HTTP speaks only TCP; its request writer and response reader work on any socket.
+    def over_unix_socket(request)
+      UNIXSocket.open(@socket) do |socket|
+        io = Net::BufferedIO.new(socket, read_timeout: READ_TIMEOUT)
+        request["host"] = "localhost"
+        request["connection"] = "close"
+        request.exec(io, "1.1", request.path)
+        response = Net::HTTPResponse.read_new(io)
+        response.reading_body(io, request.response_body_permitted?) { nil }
+        response
+      end
+    end
 
     def check(response)
       return response.body if response.code == "200"
@@ -48,6 +70,8 @@ module Nettyrack
     end
 
     def address
+      return "unix://#{@socket}" if @socket
+
       "tcp://#{@host.include?(':') ? "[#{@host}]" : @host}:#{@port}"
     end
 

@@ -57,7 +57,8 @@ module Nettyrack
         opts.banner = "Usage: nettyrack ctl [options] #{COMMANDS.keys.join('|')}\n\n" \
                       "Asks a running nettyrack for its stats or thread backtraces, or to stop (gracefully)."
         opts.separator ""
-        opts.on("--control-url URL", "the server's --control-url, tcp://HOST:PORT ($NETTYRACK_CONTROL_URL)") do |value|
+        opts.on("--control-url URL", "the server's --control-url, tcp://HOST:PORT",
+                "or unix:///PATH ($NETTYRACK_CONTROL_URL)") do |value|
           @flags[:url] = value
         end
         opts.on("--control-token TOKEN", "its token, as printed at boot ($NETTYRACK_CONTROL_TOKEN)") do |value|
@@ -71,7 +72,7 @@ module Nettyrack
       end
     end
 
-    # [[host, port], token or nil].
+    # [[host, port] or a unix Bind, token or nil].
     def target
       file = @flags[:config] ? DSL.load(@flags[:config]) : {}
       url = setting(:url, "--control-url", "NETTYRACK_CONTROL_URL") { |value| Control.url(value) } || file[:control_url]

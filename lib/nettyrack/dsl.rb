@@ -52,9 +52,11 @@ module Nettyrack
       add_bind(Bind.tcp(host, Coerce.port(number)))
     end
 
-    # Listen on a tcp:// URI (unix:// and ssl:// are not supported yet).
+    # Listen on a tcp:// or unix:// URI (ssl:// is not supported yet); a unix socket takes mode
+    # (octal, applied after the bind) and backlog.
     #   bind "tcp://127.0.0.1:3000"
     #   bind "tcp://[::1]:3000"
+    #   bind "unix:///run/app/app.sock?mode=0660"
     def bind(uri)
       add_bind(Coerce.bind(uri))
     end
@@ -122,9 +124,10 @@ module Nettyrack
     end
 
     # The control endpoint (GET /stats, GET /thread-backtraces, POST /stop), for nettyrack ctl.
-    # Keep it on a loopback or private address. Without control_token, a random token is made
-    # up and printed at boot.
+    # Keep it on a loopback or private address, or a unix socket. Without control_token, a
+    # random token is made up and printed at boot.
     #   control_url "tcp://127.0.0.1:9293"
+    #   control_url "unix:///run/app/ctl.sock?mode=0600"
     def control_url(url)
       set(:control_url, Control.url(url))
     end

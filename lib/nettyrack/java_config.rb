@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "bind"
 require_relative "errors"
 require_relative "limits"
 
@@ -13,7 +14,7 @@ module Nettyrack
 
     # access_log, error_log: nil, a java.io.OutputStream, or a Ruby IO (written through
     # #to_outputstream). The error log gets the server's own trouble; nil means stderr.
-    # control_url: [host, port] or nil; control_token: the token, or nil/:none for none (Server
+    # control_url: [host, port], a unix Bind, or nil; control_token: the token, or nil/:none for none (Server
     # makes one up first when none was configured).
     def build(binds:, threads:, proxy_protocol: false, http2: true, access_log: nil, error_log: nil, access_log_format: "common",
               control_url: nil, control_token: nil, **limits)
@@ -23,7 +24,7 @@ module Nettyrack
       builder.proxyProtocol(proxy_protocol)
       builder.http2(http2)
       LIMITS.each { |limit| fill(builder, limit, limits.fetch(limit.name)) }
-      builder.control(*control_url, control_token.is_a?(String) ? control_token : nil) if control_url
+      control(builder, control_url, control_token.is_a?(String) ? control_token : nil) if control_url
       builder.accessLogFormat(access_log_format.to_s)
       builder.accessLog(output_stream(access_log))
       builder.errorLog(output_stream(error_log))
@@ -35,6 +36,10 @@ module Nettyrack
     def java_bind(bind)
       Java::OrgNettyrackCore::ServerConfig::Bind.new(bind.scheme, bind.host, bind.port || 0, bind.path,
                                                      java.util.HashMap.new(bind.params))
+    end
+
+    def control(builder, url, token)
+      url.is_a?(Bind) ? builder.control(java_bind(url), token) : builder.control(*url, token)
     end
 
     def fill(builder, limit, value)

@@ -41,7 +41,7 @@ module Nettyrack
         "pubsub=URL" => "pub/sub across processes through Redis: redis://HOST[:PORT][/DB], or redis for $REDIS_URL",
         "proxy_protocol" => "each connection opens with a PROXY protocol v1/v2 header (REMOTE_ADDR from it)",
         "http2=BOOL" => "serve h2c (HTTP/2 by prior knowledge or Upgrade: h2c) besides HTTP/1.1 (default true)",
-        "control_url=URL" => "serve GET /stats, GET /thread-backtraces, POST /stop on tcp://HOST:PORT",
+        "control_url=URL" => "serve GET /stats, GET /thread-backtraces, POST /stop on tcp://HOST:PORT or unix:///PATH",
         "control_token=TOKEN" => "the token control requests must carry (default: a random one, printed)",
         "no_control_token" => "ask control requests for no token at all",
         "Quiet" => "print nothing on boot and shutdown"

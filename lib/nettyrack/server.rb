@@ -24,7 +24,7 @@ module Nettyrack
     # http2: false to serve cleartext ports on HTTP/1.1 only (default: h2c too).
     # access_log: nil, an IO (such as $stdout), or a java.io.OutputStream.
     # access_log_format: "common" (default) or "json".
-    # control_url: tcp://HOST:PORT for GET /stats, GET /thread-backtraces, POST /stop;
+    # control_url: tcp://HOST:PORT or unix:///PATH for GET /stats, GET /thread-backtraces, POST /stop;
     # control_token: the token they need (default: a random one, #control_token), or :none.
     # pubsub: the engine clients subscribe and publish through (default: Nettyrack.pubsub).
     def initialize(app, host: nil, port: nil, binds: nil, threads: nil, proxy_protocol: nil, http2: nil, development: false,
@@ -72,7 +72,7 @@ module Nettyrack
       @netty.running?
     end
 
-    # The control endpoint as tcp://HOST:PORT (port 0 resolved), or nil without one.
+    # The control endpoint as tcp://HOST:PORT (port 0 resolved) or unix:///PATH; nil without one.
     def control_url
       @netty.control_url
     end

@@ -37,6 +37,14 @@ RSpec.describe Nettyrack::Bind do
     expect(error_for("unix:///s?mode=1&mode=2")).to eq('unix:///s?mode=1&mode=2: "mode" is given twice')
   end
 
+  it "reads a unix socket's mode as octal permissions and its backlog as a count" do
+    expect(parse("unix:///s?mode=660&backlog=65535").params).to eq("mode" => "660", "backlog" => "65535")
+    expect(error_for("unix:///s?mode=0668")).to eq('unix:///s?mode=0668: mode must be octal permissions such as 0660, got "0668"')
+    expect(error_for("unix:///s?mode=u+rw")).to eq('unix:///s?mode=u+rw: mode must be octal permissions such as 0660, got "u rw"')
+    expect(error_for("unix:///s?backlog=0")).to eq('unix:///s?backlog=0: backlog must be a count of 1..65535, got "0"')
+    expect(error_for("unix:///s?backlog=65536")).to eq('unix:///s?backlog=65536: backlog must be a count of 1..65535, got "65536"')
+  end
+
   it "refuses URIs without a scheme it serves, an address or a path" do
     expect(error_for("http://h:1")).to eq('"http://h:1" is not a bind address (use tcp://HOST:PORT)')
     expect(error_for("h:1")).to eq('"h:1" is not a bind address (use tcp://HOST:PORT)')

@@ -48,9 +48,10 @@ RSpec.describe Nettyrack::CLI do
 
     it("names the flag of a bad port") { expect(error("-p", "http")).to eq('invalid --port: "http" is not a port (0..65535)') }
 
-    it "says unix:// is not supported yet" do
-      expect(error("-b", "unix:///tmp/app.sock"))
-        .to eq("invalid --bind: unix:// binds are not supported yet (unix:///tmp/app.sock); use tcp://HOST:PORT")
+    it "listens on a unix socket with -b unix:///path, and names the flag of a bad param" do
+      expect(settings("-b", "unix:///tmp/app.sock?mode=0660")[:binds].map(&:to_s)).to eq(["unix:///tmp/app.sock?mode=0660"])
+      expect(error("-b", "unix:///tmp/app.sock?mode=999"))
+        .to eq('invalid --bind: unix:///tmp/app.sock?mode=999: mode must be octal permissions such as 0660, got "999"')
     end
   end
 
@@ -127,9 +128,9 @@ RSpec.describe Nettyrack::CLI do
     end
 
     it "refuses control URLs it cannot serve yet, and empty tokens" do
-      expect(error("--control-url", "unix:///tmp/ctl.sock"))
-        .to eq("invalid --control-url: unix:// control URLs are not supported yet (unix:///tmp/ctl.sock); use tcp://HOST:PORT")
-      expect(error("--control-url", "9293")).to eq('invalid --control-url: "9293" is not a control URL (use tcp://HOST:PORT)')
+      expect(error("--control-url", "ssl://127.0.0.1:1"))
+        .to eq("invalid --control-url: ssl:// control URLs are not supported yet (ssl://127.0.0.1:1); use tcp://HOST:PORT or unix:///PATH")
+      expect(error("--control-url", "9293")).to eq('invalid --control-url: "9293" is not a control URL (use tcp://HOST:PORT or unix:///PATH)')
       expect(error("--control-url", "tcp://127.0.0.1:99999")).to eq('invalid --control-url: "99999" is not a port (0..65535)')
       expect(error("--control-token", " ")).to start_with("invalid --control-token: the control token must not be empty")
     end

@@ -84,11 +84,14 @@ RSpec.describe Nettyrack::Coerce do
       it("reads #{uri}") { expect(described_class.bind(uri)).to eq(Nettyrack::Bind.tcp(host, port)) }
     end
 
-    %w[unix ssl].each do |scheme|
-      it "says #{scheme}:// is not supported yet" do
-        expect(error_for { described_class.bind("#{scheme}://somewhere") })
-          .to eq("#{scheme}:// binds are not supported yet (#{scheme}://somewhere); use tcp://HOST:PORT")
-      end
+    it "reads unix:///path with its params" do
+      expect(described_class.bind("unix:///run/app.sock?mode=0660").to_h)
+        .to eq(scheme: "unix", host: nil, port: nil, path: "/run/app.sock", params: { "mode" => "0660" })
+    end
+
+    it "says ssl:// is not supported yet" do
+      expect(error_for { described_class.bind("ssl://somewhere") })
+        .to eq("ssl:// binds are not supported yet (ssl://somewhere); use tcp://HOST:PORT")
     end
 
     ["0.0.0.0:9292", "tcp://0.0.0.0", "tcp://:9292", "http://x:1", "tcp://x:99999", "tcp://::1:80"].each do |bad|

@@ -9,12 +9,17 @@ RSpec.describe Nettyrack::Control do
         .to eq([["127.0.0.1", 9293], ["::1", 0]])
     end
 
+    it "reads unix:///PATH as its Bind" do
+      expect(described_class.url("unix:///run/ctl.sock?mode=0600").to_s).to eq("unix:///run/ctl.sock?mode=0600")
+    end
+
     it "refuses other schemes and shapes in one sentence" do
-      expect { described_class.url("unix:///run/ctl.sock") }
-        .to raise_error(Nettyrack::ConfigError, "unix:// control URLs are not supported yet (unix:///run/ctl.sock); use tcp://HOST:PORT")
+      expect { described_class.url("ssl://127.0.0.1:9293") }
+        .to raise_error(Nettyrack::ConfigError,
+                        "ssl:// control URLs are not supported yet (ssl://127.0.0.1:9293); use tcp://HOST:PORT or unix:///PATH")
       expect { described_class.url("http://127.0.0.1:9293") }.to raise_error(Nettyrack::ConfigError, /\Ahttp:\/\/ control URLs/)
       expect { described_class.url("localhost") }
-        .to raise_error(Nettyrack::ConfigError, '"localhost" is not a control URL (use tcp://HOST:PORT)')
+        .to raise_error(Nettyrack::ConfigError, '"localhost" is not a control URL (use tcp://HOST:PORT or unix:///PATH)')
     end
   end
 

@@ -17,9 +17,9 @@ RSpec.describe Nettyrack::Ctl do
     [status, out.string, err.string]
   end
 
-  def with_control(**options)
+  def with_control(control_url: "tcp://127.0.0.1:0", **options)
     server = Nettyrack::Server.new(app, host: "127.0.0.1", port: 0, threads: [1, 2], errors: StringIO.new,
-                                        control_url: "tcp://127.0.0.1:0", **options).start
+                                        control_url: control_url, **options).start
     yield server, server.control_url
   ensure
     server&.stop
@@ -49,6 +49,24 @@ RSpec.describe Nettyrack::Ctl do
     with_control(control_token: :none) do |server, url|
       expect(ctl("--control-url", url, "stop")).to eq([0, "stop requested\n", ""])
       expect(server.stop_requests.await).to eq("control /stop")
+    end
+  end
+
+  it "talks to a control endpoint on a unix socket: stats, a wrong token, stop" do
+    Dir.mktmpdir("nettyrack-ctl") do |dir|
+      url = "unix://#{dir}/ctl.sock"
+      with_control(control_url: url, control_token: "s3cret") do |server, bound|
+        expect(bound).to eq(url)
+        status, printed, = ctl("--control-url", url, "--control-token", "s3cret", "stats")
+        expect([status, JSON.parse(printed)["workers"]["max"]]).to eq([0, 2])
+        expect(ctl("--control-url", url, "--control-token", "wrong", "stats")[2])
+          .to start_with("nettyrack ctl: the control endpoint at #{url} refused the token (403)")
+        expect(ctl("--control-url", url, "--control-token", "s3cret", "stop")).to eq([0, "stop requested\n", ""])
+        expect(server.stop_requests.await).to eq("control /stop")
+      end
+      expect(ctl("--control-url", url, "stats"))
+        .to eq([1, "", "nettyrack ctl: cannot reach the control endpoint at #{url}: No such file or directory " \
+                       "(is the server running with --control-url #{url}?)\n"])
     end
   end
 
@@ -89,9 +107,9 @@ RSpec.describe Nettyrack::Ctl do
     end
 
     it "for a control URL it cannot use" do
-      expect(ctl("stats", env: { "NETTYRACK_CONTROL_URL" => "unix:///run/ctl.sock" }))
-        .to eq([1, "", "nettyrack ctl: invalid $NETTYRACK_CONTROL_URL: unix:// control URLs are not supported yet " \
-                       "(unix:///run/ctl.sock); use tcp://HOST:PORT\n"])
+      expect(ctl("stats", env: { "NETTYRACK_CONTROL_URL" => "ssl://127.0.0.1:1" }))
+        .to eq([1, "", "nettyrack ctl: invalid $NETTYRACK_CONTROL_URL: ssl:// control URLs are not supported yet " \
+                       "(ssl://127.0.0.1:1); use tcp://HOST:PORT or unix:///PATH\n"])
     end
   end
 

@@ -72,8 +72,9 @@ RSpec.describe Nettyrack::DSL do
       control_token "s3cret"
     RUBY
     expect(load_config("control_url 'tcp://127.0.0.1:9293'\nno_control_token")).to eq(control_url: ["127.0.0.1", 9293], control_token: :none)
-    expect(error_for("\ncontrol_url 'unix:///tmp/ctl'"))
-      .to eq("DIR/nettyrack.rb:2: unix:// control URLs are not supported yet (unix:///tmp/ctl); use tcp://HOST:PORT")
+    expect(load_config("control_url 'unix:///tmp/ctl'")[:control_url].to_s).to eq("unix:///tmp/ctl")
+    expect(error_for("\ncontrol_url 'ssl://h:1'"))
+      .to eq("DIR/nettyrack.rb:2: ssl:// control URLs are not supported yet (ssl://h:1); use tcp://HOST:PORT or unix:///PATH")
   end
 
   it "reads Puma's activate_control_app, its options in braces or as keywords" do
@@ -126,8 +127,8 @@ RSpec.describe Nettyrack::DSL do
 
     it "says what is wrong with a value" do
       expect(error_for("max_body_size '10x'")).to eq('DIR/nettyrack.rb:1: "10x" is not a size (use bytes, or 64k, 10m, 1g)')
-      expect(error_for("\nbind 'unix:///tmp/s'"))
-        .to eq("DIR/nettyrack.rb:2: unix:// binds are not supported yet (unix:///tmp/s); use tcp://HOST:PORT")
+      expect(error_for("\nbind 'unix:///tmp/s?backlog=0'"))
+        .to eq('DIR/nettyrack.rb:2: unix:///tmp/s?backlog=0: backlog must be a count of 1..65535, got "0"')
       expect(error_for("port 1\npubsub 'redis://h:0'")).to eq('DIR/nettyrack.rb:2: "redis://h:0" is not a Redis URL (port 0 is not in 1..65535)')
     end
 

@@ -187,9 +187,9 @@ RSpec.describe Nettyrack::Launcher do
     end
 
     it "for a control URL it cannot serve" do
-      expect(run_launcher("--control-url", "unix:///tmp/nettyrack.sock", "spec/fixtures/hello.ru"))
-        .to eq([1, "", "nettyrack: invalid --control-url: unix:// control URLs are not supported yet " \
-                       "(unix:///tmp/nettyrack.sock); use tcp://HOST:PORT\n"])
+      expect(run_launcher("--control-url", "ssl://127.0.0.1:0", "spec/fixtures/hello.ru"))
+        .to eq([1, "", "nettyrack: invalid --control-url: ssl:// control URLs are not supported yet " \
+                       "(ssl://127.0.0.1:0); use tcp://HOST:PORT or unix:///PATH\n"])
     end
 
     it "for a control port in use, after closing the app's listener again" do

@@ -5,11 +5,14 @@ require "socket"
 require "tmpdir"
 require_relative "deadline"
 
-# A real TCP proxy in front of a server under test, sending the PROXY protocol: Debian's nginx
+# A real proxy in front of a server under test: sending the PROXY protocol, Debian's nginx
 # (stream module, `proxy_protocol on`: v1) or HAProxy (`send-proxy-v2`: v2, with LOCAL health
-# checks). Each runs in the foreground on a free 127.0.0.1 port, from a config in a temp dir:
+# checks); or nginx's HTTP proxy to a unix socket, WebSocket upgrades passed on, with the
+# server block the README recommends (NGINX_UNIX_LOCATION). Each runs in the foreground on a
+# free 127.0.0.1 port, from a config in a temp dir:
 #
 #   proxy = StreamProxy.nginx(backend_port)     # skip the spec unless StreamProxy.nginx?
+#   proxy = StreamProxy.nginx_unix("/tmp/x/app.sock")  # unless StreamProxy.nginx_http?
 #   proxy = StreamProxy.haproxy(backend_port, health_check: "/health")
 #   proxy.port                                  # clients connect here
 #   proxy.stop
@@ -23,6 +26,46 @@ class StreamProxy
 
   def self.nginx?
     !binary("nginx").nil? && File.exist?(NGINX_STREAM_MODULE)
+  end
+
+  def self.nginx_http?
+    !binary("nginx").nil?
+  end
+
+  # The README's "Unix sockets" nginx snippet, SOCKET standing for the socket's path.
+  NGINX_UNIX_LOCATION = <<~CONF
+    location / {
+      proxy_pass http://unix:SOCKET:;
+      proxy_http_version 1.1;
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection $connection_upgrade;
+    }
+  CONF
+
+  def self.nginx_unix(socket)
+    new("nginx") do |port, dir|
+      temp = %w[client_body proxy fastcgi uwsgi scgi].map { |kind| "#{kind}_temp_path #{dir}/#{kind};" }
+      File.write(File.join(dir, "nginx.conf"), <<~CONF)
+        daemon off;
+        master_process off;
+        pid #{dir}/nginx.pid;
+        error_log #{dir}/proxy.log info;
+        events { worker_connections 64; }
+        http {
+          access_log off;
+          #{temp.join("\n  ")}
+          map $http_upgrade $connection_upgrade { default upgrade; '' close; }
+          server {
+            listen 127.0.0.1:#{port};
+            #{NGINX_UNIX_LOCATION.gsub('SOCKET', socket).gsub("\n", "\n    ")}
+          }
+        }
+      CONF
+      [binary("nginx"), "-p", dir, "-c", File.join(dir, "nginx.conf"), "-e", File.join(dir, "proxy.log")]
+    end
   end
 
   def self.haproxy?

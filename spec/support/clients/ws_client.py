@@ -1,6 +1,7 @@
 """A WebSocket client (the `websockets` library) that a spec scripts through JSON.
 
 stdin: {"url": "ws://127.0.0.1:PORT/path", "subprotocols": ["chat"], "headers": {...},
+        "unix": "/path/to/app.sock" (connect there instead of to the URL's host and port),
         "steps": [STEP, ...], "timeout": SECONDS,
         "compression": "deflate" (permessage-deflate offered, websockets' default settings) | null,
         "digests": true (messages received reported by size and SHA-256, not by content)}
@@ -24,12 +25,13 @@ stdout: {"handshake": {"status": 101, "subprotocol": ..., "headers": {...}, "bod
 
 import asyncio
 import base64
+import functools
 import hashlib
 import json
 import os
 import sys
 
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import connect, unix_connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 
@@ -88,7 +90,8 @@ class Client:
     async def run(self):
         timeout = self.spec.get("timeout", 10)
         try:
-            async with connect(
+            opener = functools.partial(unix_connect, self.spec["unix"]) if "unix" in self.spec else connect
+            async with opener(
                 self.spec["url"],
                 subprotocols=self.spec.get("subprotocols"),
                 additional_headers=self.spec.get("headers"),

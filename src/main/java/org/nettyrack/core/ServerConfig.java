@@ -45,6 +45,12 @@ public final class ServerConfig {
             Builder.require(SCHEMES.contains(scheme), "bind scheme must be one of " + SCHEMES + ", got " + scheme);
             if ("unix".equals(scheme)) {
                 Builder.require(path != null && !path.isEmpty(), "unix bind path must not be empty");
+                String mode = params.get("mode");
+                Builder.require(mode == null || mode.matches("0?[0-7]{3}"),
+                    "unix bind mode must be octal permissions such as 0660, got " + mode);
+                String backlog = params.get("backlog");
+                Builder.require(backlog == null || backlog.matches("[1-9][0-9]{0,4}") && Integer.parseInt(backlog) <= 65535,
+                    "unix bind backlog must be 1..65535, got " + backlog);
                 return;
             }
             Builder.require(host != null && !host.isEmpty(), "bind host must not be empty");
@@ -53,14 +59,28 @@ public final class ServerConfig {
     }
 
     /**
-     * The control endpoint's listener ({@code tcp://host:port}) and the token a caller must
-     * show; a null token means none is asked for (an explicit opt-out on the Ruby side).
+     * The control endpoint's listener ({@code tcp://host:port}, or a {@code unix} socket path)
+     * and the token a caller must show; a null token means none is asked for (an explicit
+     * opt-out on the Ruby side).
      */
-    public record Control(String host, int port, String token) {
+    public record Control(Bind listener, String token) {
+        public Control(String host, int port, String token) {
+            this(new Bind(host, port), token);
+        }
+
+        public String host() {
+            return listener.host();
+        }
+
+        public int port() {
+            return listener.port();
+        }
+
         /** Keeps the token out of logs and exception messages. */
         @Override
         public String toString() {
-            return "Control[" + host + ":" + port + (token == null ? ", no token]" : ", token]");
+            String where = "unix".equals(listener.scheme()) ? listener.url() : listener.host() + ":" + listener.port();
+            return "Control[" + where + (token == null ? ", no token]" : ", token]");
         }
     }
 
@@ -284,6 +304,7 @@ public final class ServerConfig {
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
         public Builder accessLogFormat(String name) { accessLogFormat = AccessLogFormat.named(name); return this; }
         public Builder control(String host, int port, String token) { control = new Control(host, port, token); return this; }
+        public Builder control(Bind listener, String token) { control = new Control(listener, token); return this; }
         public Builder controlTimeoutMillis(long ms) { controlTimeoutMillis = ms; return this; }
         public Builder errorLog(OutputStream out) { errorLog = out == null ? ErrorLog.stderr() : new ErrorLog(out); return this; }
 
@@ -318,9 +339,15 @@ public final class ServerConfig {
             require(maxConcurrentStreams >= 1, "max concurrent streams must be 1 or more, got " + maxConcurrentStreams);
             require(http2InitialWindow >= 1024, "HTTP/2 initial window must be at least 1024 bytes, got " + http2InitialWindow);
             require(controlTimeoutMillis > 0, "control timeout must be positive");
-            if (control != null) {
+            if (control != null && "unix".equals(control.listener().scheme())) {
+                control.listener().check();
+            } else if (control != null) {
+                require("tcp".equals(control.listener().scheme()),
+                    "control endpoint must be tcp or unix, got " + control.listener().scheme());
                 require(control.host() != null && !control.host().isEmpty(), "control host must not be empty");
                 require(control.port() >= 0 && control.port() <= 65535, "control port must be 0..65535, got " + control.port());
+            }
+            if (control != null) {
                 require(control.token() == null || !control.token().isEmpty(),
                     "control token must not be empty (opt out of tokens explicitly instead)");
             }

@@ -7,21 +7,22 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.ops.Control;
 
 /**
- * The control endpoint's own small HTTP listener, apart from the application's: one event-loop
- * thread, Netty's handlers for everything but the answers, and a {@link ControlHandler}:
+ * The control endpoint's own small HTTP listener (TCP, or a unix socket), apart from the
+ * application's: one event-loop thread, Netty's handlers for everything but the answers, and
+ * a {@link ControlHandler}:
  * <pre>
  * read timeout → HTTP codec → keep-alive → aggregator (8 KB) → flow control → control handler
  * </pre>
@@ -48,20 +49,26 @@ final class ControlServer {
         this.transport = transport;
     }
 
-    void start() throws InterruptedException {
+    /** Throws {@link BindException} saying why a unix socket path cannot be listened on. */
+    void start() throws BindException, InterruptedException {
         loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nettyrack-control", true),
             transport.ioHandlerFactory());
-        listener = new ServerBootstrap()
+        ServerBootstrap bootstrap = new ServerBootstrap()
             .group(loop)
             .channel(transport.serverChannel())
             .option(ChannelOption.SO_REUSEADDR, true)
-            .childHandler(new ChannelInitializer<SocketChannel>() {
+            .childHandler(new ChannelInitializer<Channel>() {
                 @Override
-                protected void initChannel(SocketChannel ch) {
+                protected void initChannel(Channel ch) {
                     configure(ch.pipeline(), settings.token(), idleMillis, control);
                 }
-            })
-            .bind(settings.host(), settings.port()).sync().channel();
+            });
+        listener = unix() ? UnixListeners.bind(transport, bootstrap, settings.listener())
+            : bootstrap.bind(settings.host(), settings.port()).sync().channel();
+    }
+
+    boolean unix() {
+        return "unix".equals(settings.listener().scheme());
     }
 
     static void configure(ChannelPipeline p, String token, long idleMillis, Control control) {
@@ -73,8 +80,11 @@ final class ControlServer {
             .addLast(new ControlHandler(token, control));
     }
 
-    /** {@code tcp://host:port}, with the port actually bound. */
+    /** {@code tcp://host:port}, with the port actually bound, or {@code unix:///path}. */
     String url() {
+        if (unix()) {
+            return settings.listener().url();
+        }
         int port = ((InetSocketAddress) listener.localAddress()).getPort();
         String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
         return "tcp://" + host + ":" + port;

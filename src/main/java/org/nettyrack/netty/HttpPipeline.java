@@ -1,16 +1,16 @@
 package org.nettyrack.netty;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import org.nettyrack.core.ServerConfig;
 
 /**
- * Builds each connection's pipeline, socket side first:
+ * Builds each connection's pipeline (TCP or unix socket alike), socket side first:
  * <pre>
  * timeouts → [PROXY decoder → proxy] → [h2 preface] → decoder → encoder → guard → [h2c upgrade]
  *   → expect-continue → dispatcher
@@ -25,7 +25,7 @@ import org.nettyrack.core.ServerConfig;
  * The handler names are spelled here only; a connection that switches to push keeps the codec
  * and drops the rest ({@link #leaveHttp}); a hijacked one drops all of them ({@link #leaveForHijack}).
  */
-final class HttpPipeline extends ChannelInitializer<SocketChannel> {
+final class HttpPipeline extends ChannelInitializer<Channel> {
     static final String TIMEOUTS = "timeouts";
     static final String PROXY_DECODER = "proxy-decoder";
     static final String PROXY = "proxy";
@@ -56,7 +56,7 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
     }
 
     @Override
-    protected void initChannel(SocketChannel ch) {
+    protected void initChannel(Channel ch) {
         server.connections.accepted(ch);
         server.channels.add(ch);
         configure(ch.pipeline());

@@ -74,16 +74,20 @@ public final class NettyServer {
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
             .childHandler(new HttpPipeline(state));
         for (ServerConfig.Bind bind : config.binds()) {
-            if (!"tcp".equals(bind.scheme())) {
+            if (!"tcp".equals(bind.scheme()) && !"unix".equals(bind.scheme())) {
                 stop();
                 throw new IllegalArgumentException(bind.scheme() + ":// listeners are not supported yet: " + bind.url());
             }
             try {
-                Channel listener = bootstrap.bind(bind.host(), bind.port()).sync().channel();
+                Channel listener = "unix".equals(bind.scheme()) ? UnixListeners.bind(transport, bootstrap, bind)
+                    : bootstrap.bind(bind.host(), bind.port()).sync().channel();
                 listeners.add(listener);
                 state.connections.listen(listener);
             } catch (Exception e) {
                 stop();
+                if (e instanceof BindException unix && "unix".equals(bind.scheme())) {
+                    throw unix; // UnixListeners said what was wrong
+                }
                 throw bindFailure(describe(bind.host(), bind.port(), e), e);
             }
         }
@@ -100,7 +104,8 @@ public final class NettyServer {
             control.start();
         } catch (Exception e) {
             stop();
-            throw bindFailure("control endpoint: " + describe(settings.host(), settings.port(), e), e);
+            boolean unix = "unix".equals(settings.listener().scheme());
+            throw bindFailure("control endpoint: " + (unix ? e.getMessage() : describe(settings.host(), settings.port(), e)), e);
         }
     }
 
@@ -119,21 +124,22 @@ public final class NettyServer {
         return stopRequests;
     }
 
-    /** The control endpoint's {@code tcp://host:port}, port 0 resolved, or null without one. */
+    /** The control endpoint's {@code tcp://host:port} (port 0 resolved) or {@code unix:///path}; null without one. */
     public synchronized String controlUrl() {
         return control == null ? null : control.url();
     }
 
-    /** The URLs served, with the ports actually bound (port 0 resolved). */
+    /** The URLs served, with the ports actually bound (port 0 resolved); unix:///path for a socket file. */
     public synchronized List<String> urls() {
         List<String> urls = new ArrayList<>();
         for (int i = 0; i < listeners.size(); i++) {
-            urls.add(config.binds().get(i).withPort(port(i)).url());
+            ServerConfig.Bind bind = config.binds().get(i);
+            urls.add("unix".equals(bind.scheme()) ? bind.url() : bind.withPort(port(i)).url());
         }
         return urls;
     }
 
-    /** The first listener's port. */
+    /** The first listener's port (0 when it is a unix socket). */
     public int port() {
         return port(0);
     }
@@ -190,7 +196,7 @@ public final class NettyServer {
     }
 
     private int port(int i) {
-        return ((InetSocketAddress) listeners.get(i).localAddress()).getPort();
+        return listeners.get(i).localAddress() instanceof InetSocketAddress inet ? inet.getPort() : 0;
     }
 
     private static BindException bindFailure(String message, Exception cause) {

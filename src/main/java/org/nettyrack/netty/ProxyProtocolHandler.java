@@ -9,11 +9,13 @@ import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.netty.handler.codec.haproxy.HAProxyProtocolException;
 import io.netty.handler.codec.haproxy.HAProxyProxiedProtocol.AddressFamily;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.AttributeKey;
 import io.netty.util.NetUtil;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import org.nettyrack.core.ErrorLog;
 
 /**
@@ -99,16 +101,22 @@ final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter {
         }
         if (!refused) {
             refused = true;
-            errorLog.log("closed a connection from " + describe(ctx.channel().remoteAddress())
+            errorLog.log("closed a connection from " + describe(ctx.channel())
                 + " that did not open with a valid PROXY protocol header (" + printable(rootMessage(cause)) + ")");
         }
         ctx.close();
     }
 
-    private static String describe(SocketAddress peer) {
+    /** The peer's IP address and port; a unix socket's peer has none, so the socket names it. */
+    private static String describe(Channel channel) {
+        SocketAddress peer = channel.remoteAddress();
         if (peer instanceof InetSocketAddress) {
             InetSocketAddress inet = (InetSocketAddress) peer;
             return NetUtil.toSocketAddressString(inet.getAddress().getHostAddress(), inet.getPort());
+        }
+        SocketAddress local = channel.localAddress();
+        if (local instanceof DomainSocketAddress || local instanceof UnixDomainSocketAddress) {
+            return "a client of unix://" + local;
         }
         return String.valueOf(peer);
     }

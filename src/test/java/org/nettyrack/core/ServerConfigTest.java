@@ -95,4 +95,26 @@ class ServerConfigTest {
         assertEquals("bind host must not be empty", assertThrows(IllegalArgumentException.class, () ->
             ServerConfig.builder().bind("", 1).build()).getMessage());
     }
+
+    @Test
+    void checksTheParamsOfUnixBinds() {
+        for (String mode : new String[] {"660", "0660", "0777"}) {
+            ServerConfig.builder().bind(unix(java.util.Map.of("mode", mode))).build();
+        }
+        for (String mode : new String[] {"0668", "1777", "rw", "06600"}) {
+            assertEquals("unix bind mode must be octal permissions such as 0660, got " + mode,
+                assertThrows(IllegalArgumentException.class, () ->
+                    ServerConfig.builder().bind(unix(java.util.Map.of("mode", mode))).build()).getMessage());
+        }
+        ServerConfig.builder().bind(unix(java.util.Map.of("backlog", "65535"))).build();
+        for (String backlog : new String[] {"0", "65536", "-1", "many"}) {
+            assertEquals("unix bind backlog must be 1..65535, got " + backlog,
+                assertThrows(IllegalArgumentException.class, () ->
+                    ServerConfig.builder().bind(unix(java.util.Map.of("backlog", backlog))).build()).getMessage());
+        }
+    }
+
+    private static ServerConfig.Bind unix(java.util.Map<String, String> params) {
+        return new ServerConfig.Bind("unix", null, 0, "/run/app.sock", params);
+    }
 }

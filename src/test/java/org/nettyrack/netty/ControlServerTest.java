@@ -137,4 +137,31 @@ class ControlServerTest {
             assertFalse(server.isRunning(), "the application's listener closed again");
         }
     }
+
+    @Test
+    void listensOnAUnixSocketAndRefusesALiveOne(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path socket = dir.resolve("ctl.sock");
+        ServerConfig.Bind unix = new ServerConfig.Bind("unix", null, 0, socket.toString(), Map.of());
+        server = new NettyServer(ServerConfig.builder().bind("127.0.0.1", 0).threads(1, 1).control(unix, TOKEN).build(), app);
+        server.start();
+        assertEquals("unix://" + socket, server.controlUrl());
+        try (java.nio.channels.SocketChannel client =
+                 java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(socket))) {
+            client.write(java.nio.ByteBuffer.wrap(("GET /stats HTTP/1.1\r\nhost: x\r\nauthorization: Bearer " + TOKEN
+                + "\r\nconnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII)));
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.nio.ByteBuffer buffer = java.nio.ByteBuffer.allocate(4096);
+            while (client.read(buffer) >= 0) {
+                out.write(buffer.array(), 0, buffer.position());
+                buffer.clear();
+            }
+            String response = out.toString(StandardCharsets.US_ASCII);
+            assertTrue(response.startsWith("HTTP/1.1 200 OK\r\n") && response.contains("\"requests\":{"), response);
+        }
+        NettyServer second = new NettyServer(ServerConfig.builder().bind("127.0.0.1", 0).threads(1, 1).control(unix, TOKEN).build(), app);
+        BindException e = assertThrows(BindException.class, second::start);
+        assertEquals("control endpoint: unix://" + socket + " is in use by another server", e.getMessage());
+        server.stop();
+        assertFalse(java.nio.file.Files.exists(socket), "the socket file goes with the server");
+    }
 }
