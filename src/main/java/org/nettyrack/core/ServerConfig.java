@@ -86,6 +86,8 @@ public final class ServerConfig {
     private final long maxPushQueue;
     private final long pushTimeoutMillis;
     private final boolean proxyProtocol;
+    private final org.nettyrack.core.files.FileOptions files;
+    private final boolean earlyHints;
     private final OutputStream accessLog;
     private final AccessLogFormat accessLogFormat;
     private final ErrorLog errorLog;
@@ -115,6 +117,8 @@ public final class ServerConfig {
         this.maxPushQueue = b.maxPushQueue;
         this.pushTimeoutMillis = b.pushTimeoutMillis;
         this.proxyProtocol = b.proxyProtocol;
+        this.files = b.files;
+        this.earlyHints = b.earlyHints;
         this.accessLog = b.accessLog;
         this.accessLogFormat = b.accessLogFormat;
         this.errorLog = b.errorLog;
@@ -196,6 +200,10 @@ public final class ServerConfig {
      * dropped. Off by default: the header is then refused like any malformed request.
      */
     public boolean proxyProtocol() { return proxyProtocol; }
+    /** Public directory, x-sendfile and their rules. */
+    public org.nettyrack.core.files.FileOptions files() { return files; }
+    /** Whether {@code rack.early_hints} sends 103 responses (HTTP/1.1). */
+    public boolean earlyHints() { return earlyHints; }
     /** Where access log lines go, or null for none. */
     public OutputStream accessLog() { return accessLog; }
     /** The access log's line format: Common Log Format unless set. */
@@ -231,6 +239,8 @@ public final class ServerConfig {
         private long maxPushQueue = 1024 * 1024;
         private long pushTimeoutMillis = 40_000;
         private boolean proxyProtocol;
+        private org.nettyrack.core.files.FileOptions files = org.nettyrack.core.files.FileOptions.NONE;
+        private boolean earlyHints = true;
         private OutputStream accessLog;
         private AccessLogFormat accessLogFormat = AccessLogFormat.COMMON;
         private ErrorLog errorLog = ErrorLog.stderr();
@@ -263,6 +273,8 @@ public final class ServerConfig {
         public Builder maxPushQueue(long n) { maxPushQueue = n; return this; }
         public Builder pushTimeoutMillis(long ms) { pushTimeoutMillis = ms; return this; }
         public Builder proxyProtocol(boolean on) { proxyProtocol = on; return this; }
+        public Builder files(org.nettyrack.core.files.FileOptions options) { files = options; return this; }
+        public Builder earlyHints(boolean on) { earlyHints = on; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
         public Builder accessLogFormat(String name) { accessLogFormat = AccessLogFormat.named(name); return this; }
         public Builder control(String host, int port, String token) { control = new Control(host, port, token); return this; }
@@ -304,6 +316,9 @@ public final class ServerConfig {
                 require(control.token() == null || !control.token().isEmpty(),
                     "control token must not be empty (opt out of tokens explicitly instead)");
             }
+            require(files != null, "file options must not be null");
+            require(files.publicDir() == null || java.nio.file.Files.isDirectory(files.publicDir()),
+                "public directory " + files.publicDir() + " is not a directory");
             return new ServerConfig(this);
         }
 

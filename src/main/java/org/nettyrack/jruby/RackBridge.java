@@ -85,6 +85,12 @@ public final class RackBridge implements RackHandler {
         try {
             input = inputs.open(context, request.body());
             env = envBuilder.build(context, request, input);
+            if (sink.honoursSendfile()) {
+                env.op_aset(context, keys.httpXSendfileType, keys.xSendfile);
+            }
+            if (sink.acceptsEarlyHints()) {
+                env.op_aset(context, keys.rackEarlyHints, EarlyHints.open(runtime, sink));
+            }
             IRubyObject result = callApp.call(context, app, app, env);
             RubyArray<?> triple = toTriple(result);
             IRubyObject bodyValue = triple.entry(2);
@@ -99,7 +105,7 @@ public final class RackBridge implements RackHandler {
             }
             status = checkedStatus(triple.entry(0), code);
             head = ResponseHeadersReader.read(context, triple.entry(1));
-            bodyWriter.write(context, status, head, body, sink, "HEAD".equals(request.method()));
+            bodyWriter.write(context, status, head, body, sink, request);
         } catch (ClientGone e) {
             failure = e;
             sink.abort();

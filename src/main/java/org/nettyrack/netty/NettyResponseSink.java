@@ -6,7 +6,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
@@ -21,7 +20,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
@@ -176,9 +174,37 @@ final class NettyResponseSink implements ResponseSink {
             return;
         }
         commit();
-        awaitWritable();
+        if (!channel.eventLoop().inEventLoop()) {
+            awaitWritable(); // the region itself holds no heap: on the event loop there is no one to wait for
+        }
         bytesSent += length;
-        channel.writeAndFlush(new DefaultFileRegion(FileChannel.open(file), offset, length));
+        FileBodies.write(channel, file, offset, length);
+    }
+
+    @Override
+    public boolean honoursSendfile() {
+        return server.config.files().sendfile();
+    }
+
+    @Override
+    public boolean acceptsEarlyHints() {
+        return server.config.earlyHints() && !committed && pendingHead == null
+            && request.head().protocolVersion().equals(HttpVersion.HTTP_1_1);
+    }
+
+    /** A 103 before the final response (RFC 8297); nothing once the response has begun. */
+    @Override
+    public void earlyHints(ResponseHeaders headers) throws IOException {
+        if (!acceptsEarlyHints() || headers.size() == 0) {
+            return;
+        }
+        HttpHeaders out = HEADERS.newHeaders();
+        for (int i = 0; i < headers.size(); i++) {
+            out.add(headers.name(i), headers.value(i));
+        }
+        awaitWritable();
+        channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.EARLY_HINTS,
+            Unpooled.EMPTY_BUFFER, out, EmptyHttpHeaders.INSTANCE));
     }
 
     @Override

@@ -179,6 +179,9 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         inFlight = sink;
         server.activeRequests.incrementAndGet();
         sink.done().addListener(f -> responseDone(sink));
+        if (server.publicFiles != null && server.publicFiles.serve(request, sink)) {
+            return;
+        }
         boolean accepted = server.workers.submit(() -> FailureResponse.serve(server.handler, request, sink, server.errorLog));
         if (!accepted) {
             server.counters.rejected();
