@@ -55,11 +55,10 @@ final class FileBodies {
     private static ChunkedInput<ByteBuf> chunked(ChannelPipeline pipeline, FileChannel in, long offset, long length)
         throws IOException {
         if (pipeline.get(CHUNKED) == null) {
-            ChannelHandlerContext encoder = pipeline.context(HttpPipeline.ENCODER);
-            if (encoder != null) {
-                pipeline.addAfter(encoder.name(), CHUNKED, new ChunkedWriteHandler());
+            if (pipeline.get(HttpPipeline.ENCODER) != null) {
+                pipeline.addAfter(HttpPipeline.ENCODER, CHUNKED, new ChunkedWriteHandler());
             } else {
-                pipeline.addBefore(HttpPipeline.DISPATCHER, CHUNKED, new ChunkedWriteHandler());
+                pipeline.addLast(CHUNKED, new ChunkedWriteHandler()); // still before any handler on the way out
             }
         }
         return new Exact(new ChunkedNioFile(in, offset, length, CHUNK));
