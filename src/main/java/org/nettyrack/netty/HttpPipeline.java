@@ -18,7 +18,8 @@ import org.nettyrack.core.ServerConfig;
  * Netty's codec parses and frames; {@link RequestGuard} refuses what must not reach the
  * application; Netty's expect-continue handler answers {@code Expect: 100-continue};
  * {@link RackDispatcher} collects bodies and runs the application on the worker pool.
- * The handler names are spelled here only; a connection that switches to push keeps the codec
+ * {@link FileBodies} adds Netty's chunked writer behind the encoder the first time it sends a
+ * file over TLS. The handler names are spelled here only; a connection that switches to push keeps the codec
  * and drops the rest ({@link #leaveHttp}).
  */
 final class HttpPipeline extends ChannelInitializer<SocketChannel> {

@@ -35,7 +35,8 @@ import org.nettyrack.core.push.Upgrade;
  * Streaming writes wait while the channel is not writable, so a client that does not read
  * cannot make the server buffer without bound. Keep-alive is decided here too, since only
  * this class knows when a body is self-delimiting (Netty's keep-alive handler cannot tell HEAD
- * or 304 from a close-delimited body).
+ * or 304 from a close-delimited body). Files leave through {@link FileBodies}; a 103 Early
+ * Hints may precede the response while nothing of it has left.
  *
  * <p>The sink knows nothing of who made it: {@link #done()} completes on the event loop once
  * the last write completed (or failed), or once the application accepted an upgrade, which
