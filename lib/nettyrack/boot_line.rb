@@ -24,7 +24,9 @@ module Nettyrack
     def self.for(server)
       java = ENV_JAVA["java.specification.version"]
       threads = server.configuration.threads.last
-      extras = "#{pubsub(server.pubsub)}#{', PROXY protocol' if server.configuration.proxy_protocol?}"
+      public_dir = server.configuration[:public_dir]
+      extras = "#{pubsub(server.pubsub)}#{', PROXY protocol' if server.configuration.proxy_protocol?}" \
+               "#{", public files from #{public_dir}" if public_dir}"
       "nettyrack #{VERSION} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads#{extras}) " \
         "listening on #{server.urls.join(', ')}"
     end

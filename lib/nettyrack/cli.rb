@@ -46,6 +46,7 @@ module Nettyrack
                       "Serves the Rack app in config.ru (default ./config.ru) on JRuby with Netty."
         listening(opts)
         running(opts)
+        files(opts)
         operations(opts)
         limits(opts)
         common(opts)
@@ -98,6 +99,29 @@ module Nettyrack
       opts.on("--pubsub URL", "pub/sub across processes through Redis: redis://HOST[:PORT][/DB],",
               "or `redis` for $REDIS_URL; `local` keeps it in-process (default)") do |value|
         @settings[:pubsub] = read("--pubsub") { PubSub.setting(value, @env) }
+      end
+    end
+
+    def files(opts)
+      opts.separator "\nFiles:"
+      opts.on("--public DIR", "answer GET/HEAD for files under DIR before the app, on the",
+              "I/O threads (Rails: --public public); off by default") do |value|
+        @settings[:public_dir] = read("--public") { FileSettings.public_dir(value) }
+      end
+      opts.on("--public-cache-control PREFIX=VALUE", "Cache-Control for public files under PREFIX; repeat,",
+              "longest prefix wins: /assets/=public,max-age=31536000,immutable") do |value|
+        rule = read("--public-cache-control") { FileSettings.cache_rule(value) }
+        @settings[:public_cache_control] = [*@settings[:public_cache_control], rule]
+      end
+      opts.on("--[no-]public-dotfiles", "serve names starting with . from DIR (default off)") do |value|
+        @settings[:public_dotfiles] = value
+      end
+      opts.on("--[no-]sendfile", "send the file an x-sendfile response header names, and say so in",
+              "HTTP_X_SENDFILE_TYPE for Rack::Sendfile (default: on with --public)") do |value|
+        @settings[:sendfile] = value
+      end
+      opts.on("--[no-]early-hints", "env['rack.early_hints'] sends 103 responses (default on)") do |value|
+        @settings[:early_hints] = value
       end
     end
 

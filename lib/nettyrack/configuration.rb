@@ -2,6 +2,7 @@
 
 require "etc"
 require_relative "coerce"
+require_relative "file_settings"
 require_relative "limits"
 
 module Nettyrack
@@ -54,7 +55,8 @@ module Nettyrack
       max_push_queue: 1 * MIB,    # bytes waiting for one slow WebSocket/SSE client
       push_timeout: 40,           # ping / keep-alive comment after this idle time
       control_timeout: 5,         # /thread-backtraces waits this long for a worker
-      pubsub: nil                 # nil: in-process; a redis:// URL: through Redis (PubSub.setting)
+      pubsub: nil,                # nil: in-process; a redis:// URL: through Redis (PubSub.setting)
+      **FileSettings::DEFAULTS    # public_dir, sendfile, early_hints... (see FileSettings)
     }.freeze
 
     def self.merge(*layers, cores: Etc.nprocessors)
@@ -154,7 +156,7 @@ module Nettyrack
     # The keywords JavaConfig.build and Server.new take (less the access log, an open stream).
     def server_options
       { binds: binds, threads: threads, proxy_protocol: proxy_protocol?, http2: http2?,
-        **@settings.slice(:access_log_format, :control_url, :control_token), **limits }
+        **@settings.slice(:access_log_format, :control_url, :control_token, *FileSettings::NAMES), **limits }
     end
   end
 end

@@ -3,6 +3,7 @@
 require_relative "coerce"
 require_relative "configuration"
 require_relative "control"
+require_relative "file_settings"
 require_relative "limits"
 require_relative "pubsub"
 
@@ -115,6 +116,35 @@ module Nettyrack
     #   http2 false
     def http2(flag = true)
       set(:http2, Coerce.boolean(flag))
+    end
+
+    # Static files answered before the app, on the I/O threads (GET and HEAD; anything else,
+    # and paths with no file, go on to the app). Rails: public_dir "public".
+    #   public_dir "public"
+    #   public_cache_control "/assets/", "public, max-age=31536000, immutable"
+    #   public_dotfiles             # serve .well-known/ and the like too
+    def public_dir(dir)
+      set(:public_dir, FileSettings.public_dir(dir))
+    end
+
+    def public_cache_control(prefix, value)
+      set(:public_cache_control, [*@layer[:public_cache_control], FileSettings.cache_rule([prefix, value])])
+    end
+
+    def public_dotfiles(flag = true)
+      set(:public_dotfiles, Coerce.boolean(flag))
+    end
+
+    # Honour x-sendfile response headers (Rack::Sendfile); on whenever public_dir is.
+    #   sendfile
+    def sendfile(flag = true)
+      set(:sendfile, Coerce.boolean(flag))
+    end
+
+    # env["rack.early_hints"] sends 103 responses (on by default; some old proxies mishandle 1xx).
+    #   early_hints false
+    def early_hints(flag = true)
+      set(:early_hints, Coerce.boolean(flag))
     end
 
     # The access log's lines: "common" (Rack::CommonLogger's, the default) or "json".

@@ -2,6 +2,7 @@
 
 require_relative "bind"
 require_relative "errors"
+require_relative "file_settings"
 require_relative "limits"
 
 module Nettyrack
@@ -18,11 +19,14 @@ module Nettyrack
     # makes one up first when none was configured).
     def build(binds:, threads:, proxy_protocol: false, http2: true, access_log: nil, error_log: nil, access_log_format: "common",
               control_url: nil, control_token: nil, **limits)
+      files = FileSettings::DEFAULTS.merge(limits.slice(*FileSettings::NAMES))
+      limits = limits.except(*FileSettings::NAMES)
       builder = Java::OrgNettyrackCore::ServerConfig.builder
       binds.each { |bind| builder.bind(java_bind(bind)) }
       builder.threads(*threads)
       builder.proxyProtocol(proxy_protocol)
       builder.http2(http2)
+      FileSettings.fill(builder, files)
       LIMITS.each { |limit| fill(builder, limit, limits.fetch(limit.name)) }
       control(builder, control_url, control_token.is_a?(String) ? control_token : nil) if control_url
       builder.accessLogFormat(access_log_format.to_s)

@@ -44,6 +44,11 @@ module Nettyrack
         "control_url=URL" => "serve GET /stats, GET /thread-backtraces, POST /stop on tcp://HOST:PORT or unix:///PATH",
         "control_token=TOKEN" => "the token control requests must carry (default: a random one, printed)",
         "no_control_token" => "ask control requests for no token at all",
+        "public_dir=DIR" => "answer GET/HEAD for files under DIR before the app",
+        "public_cache_control=PREFIX=VALUE" => "Cache-Control for public files under PREFIX",
+        "public_dotfiles" => "serve names starting with . from the public directory",
+        "sendfile" => "honour x-sendfile response headers (on with public_dir)",
+        "early_hints=false" => "no rack.early_hints (103 responses)",
         "Quiet" => "print nothing on boot and shutdown"
       }.merge(limits)
     end
@@ -81,6 +86,7 @@ module Nettyrack
         proxy_protocol: options.fetch(:proxy_protocol) { options["proxy_protocol"] },
         http2: options.fetch(:http2) { options["http2"] },
         development: environment.to_s == "development",
+        **FileSettings::NAMES.to_h { |name| [name, options.fetch(name) { options[name.to_s] }] },
         **limits.to_h
       }
     end

@@ -27,14 +27,17 @@ module Nettyrack
     # control_url: tcp://HOST:PORT or unix:///PATH for GET /stats, GET /thread-backtraces, POST /stop;
     # control_token: the token they need (default: a random one, #control_token), or :none.
     # pubsub: the engine clients subscribe and publish through (default: Nettyrack.pubsub).
+    # public_dir, public_dotfiles, public_cache_control, sendfile, early_hints: see FileSettings.
     def initialize(app, host: nil, port: nil, binds: nil, threads: nil, proxy_protocol: nil, http2: nil, development: false,
                    errors: $stderr, access_log: nil, access_log_format: nil, control_url: nil, control_token: nil,
                    pubsub: Nettyrack.pubsub, **limits)
+      files = FileSettings.layer(limits.slice(*FileSettings::NAMES))
+      limits = limits.except(*FileSettings::NAMES)
       unknown = limits.keys - LIMIT_NAMES
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
 
       ops = operations_layer(access_log_format, control_url, control_token)
-      @configuration = Configuration.merge(layer(host, port, binds, threads, { proxy_protocol:, http2: }, limits).merge(ops))
+      @configuration = Configuration.merge(layer(host, port, binds, threads, { proxy_protocol:, http2: }, limits).merge(ops, files))
       @control_token = Control.token(@configuration[:control_token]) if @configuration.control_url
       @pubsub = pubsub
       config = JavaConfig.build(**@configuration.server_options, control_token: @control_token&.value,

@@ -141,6 +141,7 @@ RSpec.describe "the Rack env of an app mounted below the root" do
       when "write" then nil
       when "end" then state[:finished] = true; nil
       when "committed", "finished" then state[:finished]
+      when "honoursSendfile", "acceptsEarlyHints" then false
       when "toString" then "status sink"
       else raise "unexpected #{name}"
       end

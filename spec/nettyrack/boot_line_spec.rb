@@ -19,6 +19,12 @@ RSpec.describe Nettyrack::BootLine do
     expect(described_class.for(server)).to end_with("4 threads, PROXY protocol) listening on http://0.0.0.0:80")
   end
 
+  it "names the public directory when there is one" do
+    configuration = Nettyrack::Configuration.merge({ threads: [1, 4], public_dir: "/srv/app/public" })
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, urls: ["http://0.0.0.0:80"])
+    expect(described_class.for(server)).to end_with("4 threads, public files from /srv/app/public) listening on http://0.0.0.0:80")
+  end
+
   it "names the Redis engine pub/sub goes through, hiding its password" do
     configuration = Nettyrack::Configuration.merge({ threads: [1, 4] })
     engine = double("RedisPubSub", url: "redis://:***@10.0.0.5:6379/2")

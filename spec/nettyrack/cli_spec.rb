@@ -156,7 +156,8 @@ RSpec.describe Nettyrack::CLI do
     it "documents every flag with its default" do
       help = described_class.new(cores: 2).help
       flags = %w[--port --bind --[no-]proxy-protocol --threads --environment --config --dir --quiet --access-log
-                 --access-log-format --pubsub --control-url --control-token --no-control-token --version --help]
+                 --access-log-format --pubsub --control-url --control-token --no-control-token --version --help
+                 --public --public-cache-control --[no-]public-dotfiles --[no-]sendfile --[no-]early-hints]
       expect(flags + Nettyrack::LIMITS.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
       expect(help).to include("(default 9292)", "--max-body-size BYTES", "(default 100m)", "(default 16k)", "(default 30s)")
     end

@@ -5,6 +5,8 @@ require "rack"
 require "rack/handler"
 require "socket"
 require "timeout"
+require "tmpdir"
+require "net/http"
 
 # `rackup -s nettyrack` on Rack 2: Rack::Handler finds lib/rack/handler/nettyrack.rb by name.
 RSpec.describe "Rack::Handler::Nettyrack" do
@@ -66,6 +68,21 @@ RSpec.describe "Rack::Handler::Nettyrack" do
     expect(reply).to start_with("HTTP/1.1 200 OK").and end_with("\r\n\r\n192.0.2.7")
   end
 
+  it "takes -O public_dir and early_hints=false: the file is answered without the app, and no 103 is offered" do
+    Dir.mktmpdir("nettyrack-handler-public") do |dir|
+      File.write(File.join(dir, "robots.txt"), "User-agent: *\n")
+      app = ->(env) { [200, { "content-type" => "text/plain" }, ["app, hints #{env.key?('rack.early_hints')}"]] }
+      replies = nil
+      expect do
+        handler.run(app, Host: "127.0.0.1", Port: 0, public_dir: dir, "early_hints" => "false") do |server|
+          replies = %w[/robots.txt /other].map { |path| Net::HTTP.get(URI("http://127.0.0.1:#{server.port}#{path}")) }
+          handler.shutdown
+        end
+      end.to output(/public files from #{Regexp.escape(dir)}\) listening on/).to_stdout
+      expect(replies).to eq(["User-agent: *\n", "app, hints false"])
+    end
+  end
+
   def proxied_get(port, header)
     TCPSocket.open("127.0.0.1", port) do |socket|
       socket.write("#{header}GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -76,6 +93,7 @@ RSpec.describe "Rack::Handler::Nettyrack" do
   it "lists what -O accepts for rackup -h" do
     expect(handler.valid_options.keys).to include("Host=HOST", "Port=PORT", "Threads=MIN:MAX", "Quiet", "pubsub=URL", "proxy_protocol", "http2=BOOL",
                                                   "control_url=URL", "control_token=TOKEN", "no_control_token",
+                                                  "public_dir=DIR", "early_hints=false", "sendfile",
                                                   "max_body_size=BYTES", "header_timeout=SECONDS", "control_timeout=SECONDS")
   end
 

@@ -35,6 +35,26 @@ public interface ResponseSink {
     /** Sends a region of a file without copying it through the heap where the transport can. */
     void sendFile(Path file, long offset, long length) throws IOException;
 
+    /**
+     * Whether the transport sends the file an application names in an {@code x-sendfile}
+     * response header (the env announces it as {@code HTTP_X_SENDFILE_TYPE}).
+     */
+    default boolean honoursSendfile() {
+        return false;
+    }
+
+    /** Whether {@link #earlyHints} can still send a 103: allowed, HTTP/1.1, nothing sent yet. */
+    default boolean acceptsEarlyHints() {
+        return false;
+    }
+
+    /**
+     * Sends an informational 103 (Early Hints, RFC 8297) with these headers before the final
+     * response; does nothing when {@link #acceptsEarlyHints} is false.
+     */
+    default void earlyHints(ResponseHeaders headers) throws IOException {
+    }
+
     /** Completes a streamed response. */
     void end();
 

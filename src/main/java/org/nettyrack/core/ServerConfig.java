@@ -109,6 +109,8 @@ public final class ServerConfig {
     private final boolean http2;
     private final int maxConcurrentStreams;
     private final int http2InitialWindow;
+    private final org.nettyrack.core.files.FileOptions files;
+    private final boolean earlyHints;
     private final OutputStream accessLog;
     private final AccessLogFormat accessLogFormat;
     private final ErrorLog errorLog;
@@ -141,6 +143,8 @@ public final class ServerConfig {
         this.http2 = b.http2;
         this.maxConcurrentStreams = b.maxConcurrentStreams;
         this.http2InitialWindow = b.http2InitialWindow;
+        this.files = b.files;
+        this.earlyHints = b.earlyHints;
         this.accessLog = b.accessLog;
         this.accessLogFormat = b.accessLogFormat;
         this.errorLog = b.errorLog;
@@ -228,6 +232,10 @@ public final class ServerConfig {
     public int maxConcurrentStreams() { return maxConcurrentStreams; }
     /** Bytes of request body a client may send on one HTTP/2 stream before the server reads them. */
     public int http2InitialWindow() { return http2InitialWindow; }
+    /** Public directory, x-sendfile and their rules. */
+    public org.nettyrack.core.files.FileOptions files() { return files; }
+    /** Whether {@code rack.early_hints} sends 103 responses (HTTP/1.1). */
+    public boolean earlyHints() { return earlyHints; }
     /** Where access log lines go, or null for none. */
     public OutputStream accessLog() { return accessLog; }
     /** The access log's line format: Common Log Format unless set. */
@@ -266,6 +274,8 @@ public final class ServerConfig {
         private boolean http2 = true;
         private int maxConcurrentStreams = 100;
         private int http2InitialWindow = 65_535;
+        private org.nettyrack.core.files.FileOptions files = org.nettyrack.core.files.FileOptions.NONE;
+        private boolean earlyHints = true;
         private OutputStream accessLog;
         private AccessLogFormat accessLogFormat = AccessLogFormat.COMMON;
         private ErrorLog errorLog = ErrorLog.stderr();
@@ -301,6 +311,8 @@ public final class ServerConfig {
         public Builder http2(boolean on) { http2 = on; return this; }
         public Builder maxConcurrentStreams(int n) { maxConcurrentStreams = n; return this; }
         public Builder http2InitialWindow(int n) { http2InitialWindow = n; return this; }
+        public Builder files(org.nettyrack.core.files.FileOptions options) { files = options; return this; }
+        public Builder earlyHints(boolean on) { earlyHints = on; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
         public Builder accessLogFormat(String name) { accessLogFormat = AccessLogFormat.named(name); return this; }
         public Builder control(String host, int port, String token) { control = new Control(host, port, token); return this; }
@@ -351,6 +363,9 @@ public final class ServerConfig {
                 require(control.token() == null || !control.token().isEmpty(),
                     "control token must not be empty (opt out of tokens explicitly instead)");
             }
+            require(files != null, "file options must not be null");
+            require(files.publicDir() == null || java.nio.file.Files.isDirectory(files.publicDir()),
+                "public directory " + files.publicDir() + " is not a directory");
             return new ServerConfig(this);
         }
 

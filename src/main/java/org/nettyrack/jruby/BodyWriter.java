@@ -2,7 +2,6 @@ package org.nettyrack.jruby;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Path;
 import org.jruby.RubyArray;
 import org.jruby.RubyString;
 import org.jruby.runtime.Block;
@@ -14,14 +13,17 @@ import org.jruby.runtime.callsite.CachingCallSite;
 import org.jruby.runtime.callsite.NormalCachingCallSite;
 import org.jruby.util.ByteList;
 import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.ResponseSink;
+import org.nettyrack.core.files.FileResponse;
 
 /**
  * Sends a Rack body through a {@link ResponseSink}, choosing by what the body can do
  * (Rack 3 SPEC, "The Body"):
  * <ol>
- * <li>{@code to_path}, on a 200 whose Content-Length (if any) matches the file: the file is
- * sent by the transport, zero-copy where it can;</li>
+ * <li>an {@code x-sendfile} header, or {@code to_path}, on a 200 whose Content-Length (if any)
+ * matches the file: the file is sent by the transport, zero-copy where it can, with ranges and
+ * conditional requests answered ({@link FileBodyWriter});</li>
  * <li>{@code to_ary} ("an Array whose contents are identical to that produced by calling
  * each"): the whole body is known, sent at once with its Content-Length;</li>
  * <li>{@code each}: streamed, each chunk written as it is yielded (chunked when the length
@@ -47,17 +49,28 @@ final class BodyWriter {
         this.streams = streams;
     }
 
-    /** Writes the response; {@code head} is true for a HEAD request. Closes the body before the end. */
+    /**
+     * Writes the response to {@code request}; closes the body before the end. A 200 with an
+     * {@code x-sendfile} header, when the transport honours it, or with a {@code to_path} body
+     * (not for HEAD) is sent as a file ({@link FileBodyWriter}).
+     */
     void write(ThreadContext context, int status, ResponseHeadersReader.Result head, ResponseBody response,
-               ResponseSink sink, boolean headRequest) {
+               ResponseSink sink, RackRequest request) {
         ResponseHeaders headers = head.headers;
         IRubyObject body = response.value;
-        if (headRequest) {
+        String sendfile = status == 200 && sink.honoursSendfile() ? headers.get("x-sendfile") : null;
+        if (sendfile != null) {
+            FileResponse answer = FileBodyWriter.answer(sendfile.trim(), headers, request);
+            if (answer == null) {
+                throw new InvalidResponse("x-sendfile names no readable file: " + sendfile);
+            }
+            FileBodyWriter.write(context, answer, response, sink);
+        } else if ("HEAD".equals(request.method())) {
             writeHead(context, status, headers, response, sink);
         } else if (head.hijack != null) {
             stream(context, status, headers, head.hijack, response, sink);
         } else if (status == 200 && response.can(BodyShapes.TO_PATH, "to_path")
-            && sendFile(context, headers, response, sink)) {
+            && sendFile(context, headers, response, sink, request)) {
             return;
         } else if (response.can(BodyShapes.TO_ARY, "to_ary")
             && writeArray(context, status, headers, toAry.call(context, body, body), response, sink)) {
@@ -93,23 +106,19 @@ final class BodyWriter {
         sink.end();
     }
 
-    private boolean sendFile(ThreadContext context, ResponseHeaders headers, ResponseBody response, ResponseSink sink) {
+    private boolean sendFile(ThreadContext context, ResponseHeaders headers, ResponseBody response, ResponseSink sink,
+                             RackRequest request) {
         IRubyObject body = response.value;
         File file = new File(toPath.call(context, body, body).convertToString().toString());
         String declared = headers.get("content-length");
         if (!file.isFile() || (declared != null && !declared.trim().equals(Long.toString(file.length())))) {
             return false;
         }
-        Path path = file.toPath();
-        long length = file.length();
-        sink.begin(200, headers, length);
-        try {
-            sink.sendFile(path, 0, length); // opens the file before close may delete it (a reaped Tempfile)
-        } catch (IOException e) {
-            throw new ClientGone(e);
+        FileResponse answer = FileBodyWriter.answer(file.getPath(), headers, request);
+        if (answer == null) {
+            return false;
         }
-        response.close(context);
-        sink.end();
+        FileBodyWriter.write(context, answer, response, sink);
         return true;
     }
 

@@ -34,6 +34,11 @@ final class EnvKeys {
     final RubyString rackHijackP;
     final RubyString rackIsHijack;
     final RubyString rackResponseFinished;
+    /** Puma's: a callable sending a 103 ({@link EarlyHints}). */
+    final RubyString rackEarlyHints;
+    /** Rack::Sendfile reads it: the transport honours {@code x-sendfile} response headers. */
+    final RubyString httpXSendfileType;
+    final RubyString xSendfile;
     final RubyString rackUpgradeP;
     final RubyString rackUpgrade;
     final RubyString emptyString;
@@ -65,6 +70,9 @@ final class EnvKeys {
         rackHijackP = key("rack.hijack?");
         rackIsHijack = key("rack.hijack");
         rackResponseFinished = key("rack.response_finished");
+        rackEarlyHints = key("rack.early_hints");
+        httpXSendfileType = key("HTTP_X_SENDFILE_TYPE");
+        xSendfile = key("x-sendfile");
         rackUpgradeP = key("rack.upgrade?");
         rackUpgrade = key("rack.upgrade");
         emptyString = key("");

@@ -8,19 +8,25 @@ import org.jruby.runtime.load.Library;
 /**
  * Registers every Ruby-visible Java class of nettyrack, once per runtime; lib/nettyrack.rb
  * calls it after loading the jars: {@code Nettyrack::ResponseStream} (streamed bodies) and
- * {@code Nettyrack::Client} (push connections).
+ * {@code Nettyrack::Client} (push connections), {@code Nettyrack::EarlyHints} ({@code rack.early_hints}).
  */
 public final class NettyrackLibrary implements Library {
     @Override
     public void load(Ruby runtime, boolean wrap) {
         RubyModule nettyrack = runtime.defineModule("Nettyrack");
-        if (nettyrack.getConstantAt("ResponseStream") != null) {
+        if (nettyrack.getConstantAt("EarlyHints") != null) {
             return;
         }
         RubyClass stream = nettyrack.defineClassUnder("ResponseStream", runtime.getObject(), ResponseStream::new);
         stream.defineAnnotatedMethods(ResponseStream.class);
         RubyClass client = nettyrack.defineClassUnder("Client", runtime.getObject(), RubyClient::new);
         client.defineAnnotatedMethods(RubyClient.class);
+        RubyClass hints = nettyrack.defineClassUnder("EarlyHints", runtime.getObject(), EarlyHints::new);
+        hints.defineAnnotatedMethods(EarlyHints.class);
+    }
+
+    static RubyClass earlyHintsClass(Ruby runtime) {
+        return defined(runtime, "EarlyHints");
     }
 
     static ResponseStream.Factory streams(Ruby runtime) {

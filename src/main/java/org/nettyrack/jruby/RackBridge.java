@@ -90,6 +90,12 @@ public final class RackBridge implements RackHandler {
             input = inputs.open(context, request.body());
             env = envBuilder.build(context, request, input);
             RackHijack.Offer hijack = request.hijackable() ? hijacks.offer(context, env, sink) : null;
+            if (sink.honoursSendfile()) {
+                env.op_aset(context, keys.httpXSendfileType, keys.xSendfile);
+            }
+            if (sink.acceptsEarlyHints()) {
+                env.op_aset(context, keys.rackEarlyHints, EarlyHints.open(runtime, sink));
+            }
             IRubyObject result = callApp.call(context, app, app, env);
             if (hijack != null && hijack.taken()) {
                 status = 0; // full hijack: the application writes its own status, the server nothing
@@ -112,7 +118,7 @@ public final class RackBridge implements RackHandler {
                 hijack.partial(context, status, head);
                 return;
             }
-            bodyWriter.write(context, status, head, body, sink, "HEAD".equals(request.method()));
+            bodyWriter.write(context, status, head, body, sink, request);
         } catch (ClientGone e) {
             failure = e;
             sink.abort();

@@ -22,8 +22,10 @@ import org.nettyrack.core.ServerConfig;
  * {@link RackDispatcher} collects bodies and runs the application on the worker pool.
  * With h2c on ({@code --http2}), {@link Http2Preface} and Netty's upgrade handler
  * ({@link Http2Support#upgradeHandler}) switch a connection that asks to HTTP/2.
- * The handler names are spelled here only; a connection that switches to push keeps the codec
- * and drops the rest ({@link #leaveHttp}); a hijacked one drops all of them ({@link #leaveForHijack}).
+ * {@link FileBodies} adds Netty's chunked writer behind the encoder the first time it sends a
+ * file over TLS or HTTP/2. The handler names are spelled here only; a connection that switches
+ * to push keeps the codec and drops the rest ({@link #leaveHttp}); a hijacked one drops all of
+ * them ({@link #leaveForHijack}).
  */
 final class HttpPipeline extends ChannelInitializer<Channel> {
     static final String TIMEOUTS = "timeouts";

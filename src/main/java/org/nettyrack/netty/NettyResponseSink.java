@@ -6,7 +6,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelPromise;
-import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
@@ -22,7 +21,6 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
@@ -38,14 +36,14 @@ import org.nettyrack.core.push.Upgrade;
  * Streaming writes wait while the channel is not writable, so a client that does not read
  * cannot make the server buffer without bound. Keep-alive is decided here too, since only
  * this class knows when a body is self-delimiting (Netty's keep-alive handler cannot tell HEAD
- * or 304 from a close-delimited body).
+ * or 304 from a close-delimited body). Files leave through {@link FileBodies}; a 103 Early
+ * Hints may precede the response while nothing of it has left.
  *
  * <p>The sink knows nothing of who made it: {@link #done()} completes on the event loop once
  * the last write completed (or failed), or once the application accepted an upgrade, which
  * {@link #upgrade()} then holds for the dispatcher to hand on to {@link PushUpgrade}.
  */
 final class NettyResponseSink implements ResponseSink {
-    private static final int FILE_CHUNK = 16 * 1024;
     private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
     private final Channel channel;
@@ -184,39 +182,37 @@ final class NettyResponseSink implements ResponseSink {
             return;
         }
         commit();
-        if (channel instanceof Http2StreamChannel) {
-            copyFile(file, offset, length);
-            return;
+        if (!channel.eventLoop().inEventLoop()) {
+            awaitWritable(); // the region itself holds no heap: on the event loop there is no one to wait for
         }
-        awaitWritable();
         bytesSent += length;
-        channel.writeAndFlush(new DefaultFileRegion(FileChannel.open(file), offset, length));
+        FileBodies.write(channel, file, offset, length);
     }
 
-    /** HTTP/2 frames carry bytes, not file regions: the file goes out as DATA frames, each write waiting for the window. */
-    private void copyFile(Path file, long offset, long length) throws IOException {
-        try (FileChannel in = FileChannel.open(file)) {
-            for (long at = offset, end = offset + length; at < end; ) {
-                int n = (int) Math.min(FILE_CHUNK, end - at);
-                ByteBuf buf = channel.alloc().buffer(n);
-                try {
-                    int read;
-                    do {
-                        read = buf.writeBytes(in, at + buf.readableBytes(), buf.writableBytes());
-                    } while (read > 0 && buf.isWritable());
-                    if (!buf.isReadable()) {
-                        throw new IOException("file shorter than the range to send: " + file);
-                    }
-                    awaitWritable();
-                } catch (IOException e) {
-                    buf.release();
-                    throw e;
-                }
-                at += n;
-                bytesSent += buf.readableBytes();
-                channel.writeAndFlush(new DefaultHttpContent(buf));
-            }
+    @Override
+    public boolean honoursSendfile() {
+        return server.config.files().sendfile();
+    }
+
+    @Override
+    public boolean acceptsEarlyHints() {
+        return server.config.earlyHints() && !committed && pendingHead == null
+            && request.head().protocolVersion().equals(HttpVersion.HTTP_1_1) && !(channel instanceof Http2StreamChannel);
+    }
+
+    /** A 103 before the final response (RFC 8297); nothing once the response has begun. */
+    @Override
+    public void earlyHints(ResponseHeaders headers) throws IOException {
+        if (!acceptsEarlyHints() || headers.size() == 0) {
+            return;
         }
+        HttpHeaders out = HEADERS.newHeaders();
+        for (int i = 0; i < headers.size(); i++) {
+            out.add(headers.name(i), headers.value(i));
+        }
+        awaitWritable();
+        channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.EARLY_HINTS,
+            Unpooled.EMPTY_BUFFER, out, EmptyHttpHeaders.INSTANCE));
     }
 
     @Override

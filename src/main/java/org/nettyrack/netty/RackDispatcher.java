@@ -23,7 +23,8 @@ import org.nettyrack.core.push.UpgradeRefusal;
 /**
  * Last in the pipeline, one per connection: turns decoded HTTP objects into complete
  * requests and hands each to the worker pool. Flow: head → body collected (memory or temp
- * file, 413 past the limit, 408 when it arrives too slowly) → worker runs the app
+ * file, 413 past the limit, 408 when it arrives too slowly) → a public file answered here
+ * on the event loop ({@link PublicFiles}, with {@code --public}), or the worker runs the app
  * ({@link FailureResponse#serve}) → {@link NettyResponseSink} writes → its {@code done()} back on
  * this event loop → next pipelined request, or idle; or, when the application accepted an
  * upgrade, {@link PushUpgrade} takes the connection and this handler leaves the pipeline
@@ -187,6 +188,9 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         inFlight = sink;
         server.activeRequests.incrementAndGet();
         sink.done().addListener(f -> responseDone(sink));
+        if (server.publicFiles != null && server.publicFiles.serve(request, sink)) {
+            return;
+        }
         boolean accepted = server.workers.submit(() -> FailureResponse.serve(server.handler, request, sink, server.errorLog));
         if (!accepted) {
             server.counters.rejected();

@@ -24,6 +24,8 @@ final class ServerState {
     final ErrorLog errorLog;
     final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
     final ConnectionLimit connections;
+    /** {@code --public}: files answered before the application; null without it. */
+    final PublicFiles publicFiles;
     final AtomicInteger activeRequests = new AtomicInteger();
     final ServerCounters counters = new ServerCounters();
     volatile boolean draining;
@@ -35,5 +37,6 @@ final class ServerState {
         this.accessLog = config.accessLog() == null ? null : new AccessLog(config.accessLog(), config.accessLogFormat());
         this.errorLog = config.errorLog();
         this.connections = new ConnectionLimit(config.connectionCap());
+        this.publicFiles = PublicFiles.of(config.files());
     }
 }

@@ -1,0 +1,73 @@
+# frozen_string_literal: true
+
+require_relative "coerce"
+require_relative "errors"
+
+module Nettyrack
+  # The settings about files and responses before the final one, read from flags, the config
+  # file, rackup -O and Server.new alike, and turned into org.nettyrack.core.files.FileOptions:
+  #
+  #   public_dir           DIR answered before the app (GET/HEAD of files under it); nil: off
+  #   public_dotfiles      serve names starting with "." from it (default false)
+  #   public_cache_control [[PREFIX, VALUE], ...]: Cache-Control by path prefix, longest wins
+  #   sendfile             honour x-sendfile response headers, announce HTTP_X_SENDFILE_TYPE
+  #                        (on whenever public_dir is)
+  #   early_hints          env["rack.early_hints"] sends 103 responses (default true)
+  module FileSettings
+    DEFAULTS = { public_dir: nil, public_dotfiles: false, public_cache_control: [].freeze, sendfile: false,
+                 early_hints: true }.freeze
+    NAMES = DEFAULTS.keys.freeze
+
+    module_function
+
+    # The Coerce'd value of one setting; raises ConfigError naming what is wrong.
+    def coerce(name, value)
+      case name
+      when :public_dir then public_dir(value)
+      when :public_cache_control then Array(value).map { |rule| cache_rule(rule) }.freeze
+      else Coerce.boolean(value)
+      end
+    end
+
+    # A directory that exists, made absolute (the server may chdir later, with --dir).
+    def public_dir(value)
+      return nil if value.nil? || value == false
+
+      path = File.expand_path(value.to_s)
+      raise ConfigError, "#{value.to_s.inspect} is not a directory" unless File.directory?(path)
+
+      path
+    end
+
+    # "PREFIX=VALUE" or [PREFIX, VALUE]: a Cache-Control for paths starting with PREFIX.
+    def cache_rule(rule)
+      prefix, value = rule.is_a?(Array) ? rule : rule.to_s.split("=", 2)
+      unless prefix.to_s.start_with?("/") && !value.to_s.strip.empty? && !value.to_s.match?(/[\r\n]/)
+        raise ConfigError, "#{rule.inspect} is not PREFIX=VALUE (a path prefix starting with /, then a Cache-Control value)"
+      end
+
+      [prefix.to_s, value.to_s.strip].freeze
+    end
+
+    # A settings layer from keywords (Server.new, rackup -O), each coerced; nil values skipped.
+    def layer(options)
+      options.each_with_object({}) do |(name, value), layer|
+        next if value.nil?
+
+        layer[name] = coerce(name, value)
+      rescue ConfigError => e
+        raise ConfigError, "invalid #{name}: #{e.message}"
+      end
+    end
+
+    # Fills a ServerConfig.Builder.
+    def fill(builder, settings)
+      files = Java::OrgNettyrackCoreFiles
+      rules = settings[:public_cache_control].map { |prefix, value| files::CacheRules::Rule.new(prefix, value) }
+      dir = settings[:public_dir] && java.nio.file.Paths.get(settings[:public_dir])
+      builder.files(files::FileOptions.new(dir, settings[:public_dotfiles], files::CacheRules.new(rules),
+                                           settings[:sendfile]))
+      builder.earlyHints(settings[:early_hints])
+    end
+  end
+end
