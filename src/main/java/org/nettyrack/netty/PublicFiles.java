@@ -1,6 +1,9 @@
 package org.nettyrack.netty;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.files.FileOptions;
 import org.nettyrack.core.files.FileResponse;
@@ -15,6 +18,8 @@ import org.nettyrack.core.files.PublicDir;
  * request to the workers, so pipelined answers keep their order.
  */
 final class PublicFiles {
+    /** Files up to this size go out in the response's one write. */
+    static final int SMALL = 16 * 1024;
     private final PublicDir dir;
     private final FileOptions options;
 
@@ -73,9 +78,27 @@ final class PublicFiles {
             sink.respond(answer.status(), answer.headers(), new byte[0], 0, 0);
             return;
         }
+        if (answer.length() <= SMALL) { // one read, one write: cheaper than a region and its own flush
+            byte[] bytes = read(answer);
+            sink.respond(answer.status(), answer.headers(), bytes, 0, bytes.length);
+            return;
+        }
         sink.begin(answer.status(), answer.headers(), answer.length());
         sink.sendFile(answer.file(), answer.offset(), answer.length());
         sink.end();
+    }
+
+    /** The region in full, or an IOException when the file is shorter now than it was. */
+    private static byte[] read(FileResponse answer) throws IOException {
+        ByteBuffer bytes = ByteBuffer.allocate((int) answer.length());
+        try (FileChannel in = FileChannel.open(answer.file(), StandardOpenOption.READ)) {
+            while (bytes.hasRemaining()) {
+                if (in.read(bytes, answer.offset() + bytes.position()) < 0) {
+                    throw new IOException("file truncated while read: " + answer.file());
+                }
+            }
+        }
+        return bytes.array();
     }
 
     private static void plain(NettyResponseSink sink, int status, String text) {
