@@ -11,10 +11,14 @@ import org.nettyrack.core.ServerConfig;
 /**
  * Builds each connection's pipeline, socket side first:
  * <pre>
- * timeouts → [PROXY decoder → proxy] → decoder → encoder → guard → expect-continue → dispatcher
+ * tcp:// timeouts → [PROXY decoder → proxy] → decoder → encoder → guard → expect-continue → dispatcher
+ * ssl:// [PROXY decoder → proxy] → TLS → timeouts → ALPN, then decoder → ... → dispatcher
  * </pre>
  * With {@code --proxy-protocol}, Netty's PROXY protocol decoder and {@link ProxyProtocolHandler}
- * read the load balancer's header first, then leave the pipeline.
+ * read the load balancer's header first, then leave the pipeline. On a TLS listener
+ * ({@link TlsListener}) the {@link TlsSniffer} becomes the {@code SslHandler} (or a cleartext
+ * 400), ahead of the timeouts so that their 408 is encrypted, and {@link AlpnRouter} adds the
+ * HTTP/1.1 handlers once the handshake is done.
  * Netty's codec parses and frames; {@link RequestGuard} refuses what must not reach the
  * application; Netty's expect-continue handler answers {@code Expect: 100-continue};
  * {@link RackDispatcher} collects bodies and runs the application on the worker pool.
@@ -25,6 +29,8 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
     static final String TIMEOUTS = "timeouts";
     static final String PROXY_DECODER = "proxy-decoder";
     static final String PROXY = "proxy";
+    static final String TLS = "tls";
+    static final String ALPN = "alpn";
     static final String DECODER = "decoder";
     static final String ENCODER = "encoder";
     static final String GUARD = "guard";
@@ -34,10 +40,17 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
     private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, CONTINUE, DISPATCHER};
 
     private final ServerState server;
+    private final TlsListener tls;
     private final HttpDecoderConfig decoderConfig;
 
     HttpPipeline(ServerState server) {
+        this(server, null);
+    }
+
+    /** tls: the listener's TLS state, or null for cleartext. */
+    HttpPipeline(ServerState server, TlsListener tls) {
         this.server = server;
+        this.tls = tls;
         ServerConfig config = server.config;
         this.decoderConfig = new HttpDecoderConfig()
             .setMaxInitialLineLength(config.maxUriLength())
@@ -56,11 +69,32 @@ final class HttpPipeline extends ChannelInitializer<SocketChannel> {
 
     void configure(ChannelPipeline p) {
         ServerConfig config = server.config;
-        p.addLast(TIMEOUTS, new RequestTimeouts(config.headerTimeoutMillis(), config.keepAliveTimeoutMillis()));
-        if (config.proxyProtocol()) {
+        if (tls != null) {
+            addProxy(p);
+            p.addLast(TLS, new TlsSniffer(tls.context(), config.headerTimeoutMillis()));
+            p.addLast(TIMEOUTS, timeouts());
+            p.addLast(ALPN, new AlpnRouter(this));
+            return;
+        }
+        p.addLast(TIMEOUTS, timeouts());
+        addProxy(p);
+        addHttp1(p);
+    }
+
+    private RequestTimeouts timeouts() {
+        return new RequestTimeouts(server.config.headerTimeoutMillis(), server.config.keepAliveTimeoutMillis());
+    }
+
+    private void addProxy(ChannelPipeline p) {
+        if (server.config.proxyProtocol()) {
             p.addLast(PROXY_DECODER, new HAProxyMessageDecoder());
             p.addLast(PROXY, new ProxyProtocolHandler(server.errorLog));
         }
+    }
+
+    /** The HTTP/1.1 handlers, from the decoder on, at the end of the pipeline. */
+    void addHttp1(ChannelPipeline p) {
+        ServerConfig config = server.config;
         p.addLast(DECODER, new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
         p.addLast(ENCODER, new HttpResponseEncoder());
         p.addLast(GUARD, new RequestGuard(config.maxHeaders()));

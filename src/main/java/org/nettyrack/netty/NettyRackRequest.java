@@ -24,15 +24,19 @@ final class NettyRackRequest implements RackRequest {
     private final InetSocketAddress remote;
     private final InetSocketAddress local;
     private final Upgrade upgrade;
+    private final boolean secure;
     /** When the request head arrived ({@code System.nanoTime()}): the access log's duration starts here. */
     final long startNanos;
 
     NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local) {
-        this(head, body, remote, local, System.nanoTime());
+        this(head, body, remote, local, System.nanoTime(), false);
     }
 
-    NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local, long startNanos) {
+    /** secure: the request came over TLS. */
+    NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local, long startNanos,
+                     boolean secure) {
         this.startNanos = startNanos;
+        this.secure = secure;
         this.head = head;
         this.body = body;
         this.remote = remote instanceof InetSocketAddress ? (InetSocketAddress) remote : null;
@@ -69,7 +73,7 @@ final class NettyRackRequest implements RackRequest {
 
     @Override
     public String scheme() {
-        return "http";
+        return secure ? "https" : "http";
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.ByteBuffer;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -48,6 +49,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private NettyResponseSink inFlight;
     private boolean closeWhenIdle;
     private Refusal pendingRefusal;
+    private boolean secure;
 
     RackDispatcher(ServerState server) {
         this.server = server;
@@ -56,6 +58,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        secure = ctx.pipeline().get(SslHandler.class) != null;
     }
 
     @Override
@@ -101,7 +104,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         if (content instanceof LastHttpContent) {
             NettyRackRequest request = new NettyRackRequest(head, body.finish(),
-                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress(), headNanos);
+                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress(), headNanos, secure);
             head = null;
             body = null;
             disarmBodyTimer();
