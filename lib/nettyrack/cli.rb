@@ -59,7 +59,8 @@ module Nettyrack
       opts.on("-p", "--port PORT", "listen on #{host}:PORT (default #{port})") do |value|
         add_bind(Bind.tcp(host, read("--port") { Coerce.port(value) }))
       end
-      opts.on("-b", "--bind URI", "listen on tcp://HOST:PORT; repeat to listen on several") do |value|
+      opts.on("-b", "--bind URI", "listen on tcp://HOST:PORT; repeat to listen on several",
+              "(ssl://HOST:PORT?cert=...&key=... for TLS: see TLS)") do |value|
         add_bind(read("--bind") { Coerce.bind(value) })
       end
       opts.on("--[no-]proxy-protocol", "each connection opens with a PROXY protocol v1/v2 header",

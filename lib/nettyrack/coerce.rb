@@ -81,7 +81,7 @@ module Nettyrack
     # A listen address URI (see Bind.parse). Returns a Bind.
     def bind(value)
       scheme = value.to_s.split("://", 2).first
-      if %w[ssl unix].include?(scheme)
+      if scheme == "unix"
         raise ConfigError, "#{scheme}:// binds are not supported yet (#{value}); use tcp://HOST:PORT"
       end
 

@@ -84,11 +84,14 @@ RSpec.describe Nettyrack::Coerce do
       it("reads #{uri}") { expect(described_class.bind(uri)).to eq(Nettyrack::Bind.tcp(host, port)) }
     end
 
-    %w[unix ssl].each do |scheme|
-      it "says #{scheme}:// is not supported yet" do
-        expect(error_for { described_class.bind("#{scheme}://somewhere") })
-          .to eq("#{scheme}:// binds are not supported yet (#{scheme}://somewhere); use tcp://HOST:PORT")
-      end
+    it "says unix:// is not supported yet" do
+      expect(error_for { described_class.bind("unix://somewhere") })
+        .to eq("unix:// binds are not supported yet (unix://somewhere); use tcp://HOST:PORT")
+    end
+
+    it "reads ssl:// with its params" do
+      expect(described_class.bind("ssl://127.0.0.1:9443?cert=a.pem&key=a.key"))
+        .to eq(Nettyrack::Bind.new("ssl", "127.0.0.1", 9443, nil, { "cert" => "a.pem", "key" => "a.key" }))
     end
 
     ["0.0.0.0:9292", "tcp://0.0.0.0", "tcp://:9292", "http://x:1", "tcp://x:99999", "tcp://::1:80"].each do |bad|
