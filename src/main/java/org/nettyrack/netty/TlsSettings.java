@@ -10,7 +10,6 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import java.util.List;
 import java.util.Map;
-import javax.net.ssl.SSLException;
 import org.nettyrack.core.ServerConfig;
 
 /**
@@ -64,7 +63,7 @@ final class TlsSettings {
         }
         try {
             return builder.build();
-        } catch (SSLException | RuntimeException e) {
+        } catch (Exception e) { // SSLException, or a provider's RuntimeException
             throw new TlsSetupException("cannot set up TLS: " + e.getMessage(), e);
         }
     }
