@@ -84,7 +84,7 @@ module Nettyrack
       raise ConfigError, "#{value}: #{e.message}"
     end
 
-    def self.usage = "tcp://HOST:PORT"
+    def self.usage = "tcp://HOST:PORT, ssl://HOST:PORT?cert=FILE&key=FILE or unix:///PATH"
 
     private_class_method :unix, :query_params
   end

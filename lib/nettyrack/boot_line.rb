@@ -10,6 +10,8 @@ module Nettyrack
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, pub/sub redis://10.0.0.5:6379) listening on ...
   # and whether connections must open with a PROXY protocol header:
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, PROXY protocol) listening on ...
+  # and, with ssl:// listeners, what does TLS:
+  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, TLS by OpenSSL (BoringSSL)) listening on https://...
   #
   # With a control endpoint, a second line says where (Control.boot_line); #lines gives both.
   module BootLine
@@ -26,6 +28,7 @@ module Nettyrack
       threads = server.configuration.threads.last
       public_dir = server.configuration[:public_dir]
       extras = "#{pubsub(server.pubsub)}#{', PROXY protocol' if server.configuration.proxy_protocol?}" \
+               "#{", TLS by #{server.tls_engine}" if server.tls_engine}" \
                "#{", public files from #{public_dir}" if public_dir}"
       "nettyrack #{VERSION} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads#{extras}) " \
         "listening on #{server.urls.join(', ')}"

@@ -60,7 +60,8 @@ module Nettyrack
       opts.on("-p", "--port PORT", "listen on #{host}:PORT (default #{port})") do |value|
         add_bind(Bind.tcp(host, read("--port") { Coerce.port(value) }))
       end
-      opts.on("-b", "--bind URI", "listen on tcp://HOST:PORT, or on a unix socket:",
+      opts.on("-b", "--bind URI", "listen on tcp://HOST:PORT; on TLS:",
+              "ssl://HOST:PORT?cert=FILE&key=FILE (see TLS); or on a unix socket:",
               "unix:///PATH[?mode=0660][&backlog=N] (a stale socket file is",
               "replaced, removed on stop); repeat to listen on several") do |value|
         add_bind(read("--bind") { Coerce.bind(value) })

@@ -80,11 +80,6 @@ module Nettyrack
 
     # A listen address URI (see Bind.parse). Returns a Bind.
     def bind(value)
-      scheme = value.to_s.split("://", 2).first
-      if scheme == "ssl"
-        raise ConfigError, "#{scheme}:// binds are not supported yet (#{value}); use tcp://HOST:PORT"
-      end
-
       Bind.parse(value) { |text| port(text) }
     end
 

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "uri"
 require_relative "coerce"
 require_relative "configuration"
 require_relative "control"
@@ -53,13 +54,25 @@ module Nettyrack
       add_bind(Bind.tcp(host, Coerce.port(number)))
     end
 
-    # Listen on a tcp:// or unix:// URI (ssl:// is not supported yet); a unix socket takes mode
-    # (octal, applied after the bind) and backlog.
+    # Listen on a tcp://, ssl:// or unix:// URI; a unix socket takes mode (octal, applied after
+    # the bind) and backlog, TLS its certificate (see ssl_bind).
     #   bind "tcp://127.0.0.1:3000"
     #   bind "tcp://[::1]:3000"
+    #   bind "ssl://0.0.0.0:9443?cert=/etc/app/fullchain.pem&key=/etc/app/privkey.pem"
     #   bind "unix:///run/app/app.sock?mode=0660"
     def bind(uri)
       add_bind(Coerce.bind(uri))
+    end
+
+    # Puma's spelling of an ssl:// bind: host, port and the bind's params as a Hash (keystore_pass
+    # for keystore-pass).
+    #   ssl_bind "0.0.0.0", 9443, { cert: "config/server.pem", key: "config/server.key" }
+    #   ssl_bind "0.0.0.0", 9443, keystore: "server.p12", keystore_pass: ENV["KEYSTORE_PASS"]
+    #   ssl_bind "0.0.0.0", 9443, cert: "server.pem", key: "server.key", verify_mode: "force_peer", ca: "ca.pem"
+    def ssl_bind(host, port, options = {}, **keywords)
+      params = options.merge(keywords).to_h { |name, value| [name.to_s.tr("_", "-").sub("verify-mode", "verify_mode"), value.to_s] }
+      address = host.to_s.include?(":") ? "[#{host}]" : host
+      add_bind(Coerce.bind("ssl://#{address}:#{port}?#{URI.encode_www_form(params)}"))
     end
 
     # Worker threads running the app: a minimum kept alive and a maximum, or just the maximum.

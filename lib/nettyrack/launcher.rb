@@ -9,6 +9,7 @@ require_relative "dsl"
 require_relative "errors"
 require_relative "pubsub"
 require_relative "rails_check"
+require_relative "reload_signal"
 require_relative "stop_signal"
 
 module Nettyrack
@@ -17,6 +18,8 @@ module Nettyrack
   #   CLI + config file (DSL) + ENV → Configuration → chdir, RACK_ENV → jars → settings checked
   #   by Java → pub/sub engine (Nettyrack.pubsub) → config.ru (AppLoader) → Server#start → boot
   #   line(s) → SIGINT/SIGTERM or control POST /stop (StopSignal) → Server#stop → engine closed → 0
+  #   (with ssl:// listeners, their files are checked before config.ru loads, and SIGHUP
+  #   reloads them: ReloadSignal)
   #
   # Any Nettyrack::Error on the way is one line on stderr and status 1, without a backtrace.
   # `nettyrack ctl ...` goes to Ctl instead, `nettyrack war ...` to WarCommand. bin/nettyrack
@@ -61,7 +64,7 @@ module Nettyrack
       enter(config.directory)
       @env["RACK_ENV"] = config.environment
       load_server
-      JavaConfig.build(**config.server_options) # a bad value fails here, before a slow app load
+      check_tls(JavaConfig.build(**config.server_options)) # a bad value fails here, before a slow app load
       # The engine comes before the app loads: config.ru may publish.
       PubSub.serving(config.pubsub, errors: @err) { serve_app(config) }
     end
@@ -71,6 +74,7 @@ module Nettyrack
       stop = StopSignal.new.trap("INT", "TERM")
       server = start(app, config)
       stop.relay(server.stop_requests) if server.control_url
+      reload = ReloadSignal.new(server, out: @out, err: @err).trap if server.tls_engine
       BootLine.lines(server, quiet: config.quiet?).each { |line| say(line) }
       (warning = RailsCheck.warning(server.configuration.threads.last)) && @err.puts(warning)
       reason = stop.wait
@@ -78,7 +82,14 @@ module Nettyrack
       warn_unfinished(config) unless server.stop
       0
     ensure
+      reload&.restore
       stop&.restore
+    end
+
+    def check_tls(java_config)
+      Java::OrgNettyrackNetty::NettyServer.check_tls(java_config)
+    rescue Java::OrgNettyrackNetty::TlsSetupException => e
+      raise ConfigError, e.message
     end
 
     def start(app, config)

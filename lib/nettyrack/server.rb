@@ -52,6 +52,22 @@ module Nettyrack
       self
     rescue Java::JavaNet::BindException => e
       raise BindError, e.message
+    rescue Java::OrgNettyrackNetty::TlsSetupException => e
+      raise ConfigError, e.message
+    end
+
+    # Reads the ssl:// listeners' certificate files again and serves new connections with them
+    # (open ones keep theirs). Returns how many listeners were reloaded; raises ConfigError,
+    # keeping the certificates in use, when the files do not make a TLS setup.
+    def reload_tls
+      @netty.reload_tls
+    rescue Java::OrgNettyrackNetty::TlsSetupException => e
+      raise ConfigError, e.message
+    end
+
+    # "OpenSSL (BoringSSL)" or "JDK": what serves the ssl:// listeners; nil without any.
+    def tls_engine
+      @netty.tls_engine
     end
 
     # Stops accepting, lets in-flight requests finish within shutdown_timeout, closes the rest.

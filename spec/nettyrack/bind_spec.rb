@@ -46,9 +46,9 @@ RSpec.describe Nettyrack::Bind do
   end
 
   it "refuses URIs without a scheme it serves, an address or a path" do
-    expect(error_for("http://h:1")).to eq('"http://h:1" is not a bind address (use tcp://HOST:PORT)')
-    expect(error_for("h:1")).to eq('"h:1" is not a bind address (use tcp://HOST:PORT)')
-    expect(error_for("ssl://h")).to eq('"ssl://h" is not a bind address (use tcp://HOST:PORT)')
+    expect(error_for("http://h:1")).to eq('"http://h:1" is not a bind address (use tcp://HOST:PORT, ssl://HOST:PORT?cert=FILE&key=FILE or unix:///PATH)')
+    expect(error_for("h:1")).to eq('"h:1" is not a bind address (use tcp://HOST:PORT, ssl://HOST:PORT?cert=FILE&key=FILE or unix:///PATH)')
+    expect(error_for("ssl://h")).to eq('"ssl://h" is not a bind address (use tcp://HOST:PORT, ssl://HOST:PORT?cert=FILE&key=FILE or unix:///PATH)')
     expect(error_for("unix://?mode=1")).to eq('"unix://?mode=1" names no socket path (use unix:///path/to/app.sock)')
   end
 end

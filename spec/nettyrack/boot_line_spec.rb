@@ -5,7 +5,7 @@ require "nettyrack/boot_line"
 RSpec.describe Nettyrack::BootLine do
   it "says version, JRuby, Java, threads and every URL, on one line" do
     configuration = Nettyrack::Configuration.merge({ threads: [2, 12] })
-    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new,
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, tls_engine: nil,
                                                 urls: ["http://0.0.0.0:9292", "http://[::1]:9293"])
     expect(described_class.for(server)).to eq(
       "nettyrack #{Nettyrack::VERSION} (JRuby #{JRUBY_VERSION}, Java #{ENV_JAVA['java.specification.version']}, " \
@@ -15,7 +15,8 @@ RSpec.describe Nettyrack::BootLine do
 
   it "says when connections must open with a PROXY protocol header" do
     configuration = Nettyrack::Configuration.merge({ threads: [1, 4], proxy_protocol: true })
-    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, urls: ["http://0.0.0.0:80"])
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, tls_engine: nil,
+                                                urls: ["http://0.0.0.0:80"])
     expect(described_class.for(server)).to end_with("4 threads, PROXY protocol) listening on http://0.0.0.0:80")
   end
 
@@ -28,15 +29,22 @@ RSpec.describe Nettyrack::BootLine do
   it "names the Redis engine pub/sub goes through, hiding its password" do
     configuration = Nettyrack::Configuration.merge({ threads: [1, 4] })
     engine = double("RedisPubSub", url: "redis://:***@10.0.0.5:6379/2")
-    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: engine, urls: ["http://0.0.0.0:80"])
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: engine, tls_engine: nil, urls: ["http://0.0.0.0:80"])
     expect(described_class.for(server)).to end_with("4 threads, pub/sub redis://:***@10.0.0.5:6379/2) listening on http://0.0.0.0:80")
+  end
+
+  it "names what serves TLS when there are ssl:// listeners" do
+    configuration = Nettyrack::Configuration.merge({ threads: [1, 4] })
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new,
+                                                tls_engine: "OpenSSL (BoringSSL)", urls: ["https://0.0.0.0:443"])
+    expect(described_class.for(server)).to end_with("4 threads, TLS by OpenSSL (BoringSSL)) listening on https://0.0.0.0:443")
   end
 
   describe ".lines" do
     let(:configuration) { Nettyrack::Configuration.merge({ threads: [1, 4] }) }
 
     def server(token)
-      instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, urls: ["http://0.0.0.0:80"],
+      instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, tls_engine: nil, urls: ["http://0.0.0.0:80"],
                                          control_url: token && "tcp://127.0.0.1:9293", control_token: token)
     end
 

@@ -89,14 +89,14 @@ RSpec.describe Nettyrack::Coerce do
         .to eq(scheme: "unix", host: nil, port: nil, path: "/run/app.sock", params: { "mode" => "0660" })
     end
 
-    it "says ssl:// is not supported yet" do
-      expect(error_for { described_class.bind("ssl://somewhere") })
-        .to eq("ssl:// binds are not supported yet (ssl://somewhere); use tcp://HOST:PORT")
+    it "reads ssl:// with its params" do
+      expect(described_class.bind("ssl://127.0.0.1:9443?cert=a.pem&key=a.key"))
+        .to eq(Nettyrack::Bind.new("ssl", "127.0.0.1", 9443, nil, { "cert" => "a.pem", "key" => "a.key" }))
     end
 
     ["0.0.0.0:9292", "tcp://0.0.0.0", "tcp://:9292", "http://x:1", "tcp://x:99999", "tcp://::1:80"].each do |bad|
       it "refuses #{bad}" do
-        expect(error_for { described_class.bind(bad) }).to match(/is not (a bind address \(use tcp:\/\/HOST:PORT\)|a port)/)
+        expect(error_for { described_class.bind(bad) }).to match(/is not (a bind address \(use tcp:\/\/HOST:PORT, ssl:.* or unix:\/\/\/PATH\)|a port)/)
       end
     end
   end

@@ -31,6 +31,20 @@ RSpec.describe Nettyrack::DSL do
     RUBY
   end
 
+  it "reads Puma's `ssl_bind host, port, { options }` as an ssl:// listener" do
+    ssl = ->(host, params) { Nettyrack::Bind.new("ssl", host, 9443, nil, params) }
+    expect(load_config(<<~RUBY)).to eq(binds: [
+      ssl_bind "0.0.0.0", 9443, { cert: "s.pem", key: "s.key", verify_mode: "force_peer", ca: "ca.pem" }
+      ssl_bind "::1", "9443", keystore: "s.p12", keystore_pass: "p&w"
+    RUBY
+      ssl.call("0.0.0.0", { "cert" => "s.pem", "key" => "s.key", "verify_mode" => "force_peer", "ca" => "ca.pem" }),
+      ssl.call("::1", { "keystore" => "s.p12", "keystore-pass" => "p&w" })
+    ])
+    expect(error_for('ssl_bind "0.0.0.0", 9443, cert: "s.pem", ciphers: "x"'))
+      .to eq('DIR/nettyrack.rb:1: ssl://0.0.0.0:9443?cert=s.pem&ciphers=x: ssl:// binds take no "ciphers" ' \
+             "(known: cert, key, keystore, keystore-pass, verify_mode, ca)")
+  end
+
   it "reads `threads min, max` and `threads max`" do
     expect([load_config("threads 4, 32"), load_config("threads 8")]).to eq([{ threads: [4, 32] }, { threads: [nil, 8] }])
   end

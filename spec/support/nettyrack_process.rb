@@ -53,6 +53,14 @@ class NettyrackProcess
     raise "no #{pattern.inspect} on stdout within #{timeout} s\nstdout: #{@stdout}\nstderr: #{@stderr}"
   end
 
+  # The MatchData of +pattern+ on stderr, once it appears; fails after +timeout+ seconds.
+  def stderr_match(pattern, timeout: 60)
+    match = Deadline.read_until(@err, @stderr, pattern, timeout)
+    return match if match
+
+    raise "no #{pattern.inspect} on stderr within #{timeout} s\nstdout: #{@stdout}\nstderr: #{@stderr}"
+  end
+
   def signal(name)
     Process.kill(name, @pid)
   end

@@ -4,7 +4,8 @@ stdin: {"url": "ws://127.0.0.1:PORT/path", "subprotocols": ["chat"], "headers": 
         "unix": "/path/to/app.sock" (connect there instead of to the URL's host and port),
         "steps": [STEP, ...], "timeout": SECONDS,
         "compression": "deflate" (permessage-deflate offered, websockets' default settings) | null,
-        "digests": true (messages received reported by size and SHA-256, not by content)}
+        "digests": true (messages received reported by size and SHA-256, not by content),
+        "cafile": "ca.pem" (for wss:// URLs: the only certificate authority trusted)}
        or a list of those: one connection after another, and a list of reports
   STEP: {"send": MESSAGE}                   one message
         {"send": {"fragments": [MESSAGE, ...]}}  one message in several frames (same type each)
@@ -29,6 +30,7 @@ import functools
 import hashlib
 import json
 import os
+import ssl
 import sys
 
 from websockets.asyncio.client import connect, unix_connect
@@ -98,6 +100,7 @@ class Client:
                 compression=self.spec.get("compression"),
                 max_size=None,
                 ping_interval=None,
+                **tls(self.spec.get("cafile")),
                 open_timeout=timeout,
                 close_timeout=timeout,
             ) as ws:
@@ -150,6 +153,11 @@ async def connection(spec):
     except Exception as error:  # reported to the spec, which shows it
         client.report["error"] = f"{type(error).__name__}: {error}"
     return client.result()
+
+
+def tls(cafile):
+    """connect()'s ssl argument for a wss:// URL whose server certificate cafile signs."""
+    return {"ssl": ssl.create_default_context(cafile=cafile)} if cafile else {}
 
 
 async def main():

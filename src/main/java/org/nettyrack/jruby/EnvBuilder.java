@@ -28,6 +28,7 @@ import org.nettyrack.core.push.Upgrade;
  * <li>HTTP_ variables for the client-supplied headers, CONTENT_TYPE and CONTENT_LENGTH
  * without the prefix; repeated headers joined with ", " (cookies with "; ");</li>
  * <li>rack.input, rack.errors, rack.url_scheme, rack.multithread, rack.response_finished;</li>
+ * <li>HTTPS "on" when rack.url_scheme is https (as CGI servers and Puma set it);</li>
  * <li>the transport's own objects ({@link RackRequest#transportEnv}) as Java objects.</li>
  * </ul>
  * A header whose name contains "_" never overrides or joins the one spelled with "-"
@@ -44,6 +45,7 @@ final class EnvBuilder {
     private final RubyString get;
     private final RubyString post;
     private final RubyString httpsScheme;
+    private final RubyString on;
     private final RubyString contentTypeHeader;
     private final RubyString contentLengthHeader;
     private final RubyString cookieKey;
@@ -71,6 +73,7 @@ final class EnvBuilder {
         get = keys.key("GET");
         post = keys.key("POST");
         httpsScheme = keys.key("https");
+        on = keys.key("on");
         contentTypeHeader = keys.key("HTTP_CONTENT_TYPE");
         contentLengthHeader = keys.key("HTTP_CONTENT_LENGTH");
         cookieKey = keys.key("HTTP_COOKIE");
@@ -90,6 +93,7 @@ final class EnvBuilder {
         env.op_aset(context, keys.serverProtocol, "HTTP/1.1".equals(protocol) ? http11 : RubyStrings.binary(runtime, protocol));
         if ("https".equals(request.scheme())) {
             env.op_aset(context, keys.rackUrlScheme, httpsScheme);
+            env.op_aset(context, keys.https, on);
         }
         setTarget(context, env, request.target(), request.scriptName());
         env.op_aset(context, keys.remoteAddr, RubyStrings.binary(runtime, request.remoteAddress()));

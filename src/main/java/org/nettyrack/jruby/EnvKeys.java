@@ -26,6 +26,7 @@ final class EnvKeys {
     final RubyString contentLength;
     final RubyString rackVersion;
     final RubyString rackUrlScheme;
+    final RubyString https;
     final RubyString rackInput;
     final RubyString rackErrors;
     final RubyString rackMultithread;
@@ -62,6 +63,7 @@ final class EnvKeys {
         contentLength = key("CONTENT_LENGTH");
         rackVersion = key("rack.version");
         rackUrlScheme = key("rack.url_scheme");
+        https = key("HTTPS");
         rackInput = key("rack.input");
         rackErrors = key("rack.errors");
         rackMultithread = key("rack.multithread");

@@ -12,11 +12,16 @@ import org.nettyrack.core.ServerConfig;
 /**
  * Builds each connection's pipeline (TCP or unix socket alike), socket side first:
  * <pre>
- * timeouts → [PROXY decoder → proxy] → [h2 preface] → decoder → encoder → guard → [h2c upgrade]
- *   → expect-continue → dispatcher
+ * tcp://  timeouts → [PROXY decoder → proxy] → [h2 preface] → decoder → encoder → guard
+ *         → [h2c upgrade] → expect-continue → dispatcher
+ * ssl://  [PROXY decoder → proxy] → TLS → timeouts → ALPN, then h2 ({@link Http2Support#configure})
+ *         or decoder → encoder → guard → expect-continue → dispatcher
  * </pre>
  * With {@code --proxy-protocol}, Netty's PROXY protocol decoder and {@link ProxyProtocolHandler}
- * read the load balancer's header first, then leave the pipeline.
+ * read the load balancer's header first, then leave the pipeline. On a TLS listener
+ * ({@link TlsListener}) the {@link TlsSniffer} becomes the {@code SslHandler} (or a cleartext
+ * 400), ahead of the timeouts so that their 408 is encrypted, and {@link AlpnRouter} adds the
+ * HTTP/1.1 handlers once the handshake is done.
  * Netty's codec parses and frames; {@link RequestGuard} refuses what must not reach the
  * application; Netty's expect-continue handler answers {@code Expect: 100-continue};
  * {@link RackDispatcher} collects bodies and runs the application on the worker pool.
@@ -32,6 +37,8 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
     static final String PROXY_DECODER = "proxy-decoder";
     static final String PROXY = "proxy";
     static final String PREFACE = "h2-preface";
+    static final String TLS = "tls";
+    static final String ALPN = "alpn";
     static final String DECODER = "decoder";
     static final String ENCODER = "encoder";
     static final String GUARD = "guard";
@@ -44,10 +51,17 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
     static final String HIJACKED = "hijacked";
 
     private final ServerState server;
+    private final TlsListener tls;
     private final HttpDecoderConfig decoderConfig;
 
     HttpPipeline(ServerState server) {
+        this(server, null);
+    }
+
+    /** tls: the listener's TLS state, or null for cleartext. */
+    HttpPipeline(ServerState server, TlsListener tls) {
         this.server = server;
+        this.tls = tls;
         ServerConfig config = server.config;
         this.decoderConfig = new HttpDecoderConfig()
             .setMaxInitialLineLength(config.maxUriLength())
@@ -66,18 +80,47 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
 
     void configure(ChannelPipeline p) {
         ServerConfig config = server.config;
-        p.addLast(TIMEOUTS, new RequestTimeouts(config.headerTimeoutMillis(), config.keepAliveTimeoutMillis()));
-        if (config.proxyProtocol()) {
-            p.addLast(PROXY_DECODER, new HAProxyMessageDecoder());
-            p.addLast(PROXY, new ProxyProtocolHandler(server.errorLog));
+        if (tls != null) {
+            addProxy(p);
+            p.addLast(TLS, new TlsSniffer(tls.context(), config.headerTimeoutMillis()));
+            p.addLast(TIMEOUTS, timeouts());
+            p.addLast(ALPN, new AlpnRouter(this));
+            return;
         }
+        p.addLast(TIMEOUTS, timeouts());
+        addProxy(p);
         if (config.http2()) {
             p.addLast(PREFACE, new Http2Preface(server));
         }
+        addHttp1(p, config.http2());
+    }
+
+    private RequestTimeouts timeouts() {
+        return new RequestTimeouts(server.config.headerTimeoutMillis(), server.config.keepAliveTimeoutMillis());
+    }
+
+    private void addProxy(ChannelPipeline p) {
+        if (server.config.proxyProtocol()) {
+            p.addLast(PROXY_DECODER, new HAProxyMessageDecoder());
+            p.addLast(PROXY, new ProxyProtocolHandler(server.errorLog));
+        }
+    }
+
+    /** HTTP/2 from the connection's next byte on: for a TLS connection whose ALPN chose h2. */
+    void addHttp2(ChannelPipeline p) {
+        Http2Support.configure(p, server);
+    }
+
+    /**
+     * The HTTP/1.1 handlers, from the decoder on, at the end of the pipeline; h2cUpgrade adds
+     * Netty's {@code Upgrade: h2c} handler (cleartext only: over TLS, ALPN picks h2).
+     */
+    void addHttp1(ChannelPipeline p, boolean h2cUpgrade) {
+        ServerConfig config = server.config;
         p.addLast(DECODER, new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
         p.addLast(ENCODER, new HttpResponseEncoder());
         p.addLast(GUARD, new RequestGuard(config.maxHeaders()));
-        if (config.http2()) {
+        if (h2cUpgrade) {
             p.addLast(H2C_UPGRADE, Http2Support.upgradeHandler(server));
         }
         p.addLast(CONTINUE, new ExpectContinue(config.maxBodySize()));

@@ -25,18 +25,23 @@ final class NettyRackRequest implements RackRequest {
     private final InetSocketAddress local;
     private final String protocol;
     private final Upgrade upgrade;
+    private final boolean secure;
     /** When the request head arrived ({@code System.nanoTime()}): the access log's duration starts here. */
     final long startNanos;
 
     NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local) {
-        this(head, body, remote, local, System.nanoTime(), null);
+        this(head, body, remote, local, System.nanoTime(), null, false);
     }
 
-    /** protocol: the one the request came by, when not its head's version ({@code HTTP/2}); else null. */
+    /**
+     * protocol: the one the request came by, when not its head's version ({@code HTTP/2}), else
+     * null; secure: the request came over TLS.
+     */
     NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local, long startNanos,
-                     String protocol) {
+                     String protocol, boolean secure) {
         this.startNanos = startNanos;
         this.protocol = protocol != null ? protocol : head.protocolVersion().text();
+        this.secure = secure;
         this.head = head;
         this.body = body;
         this.remote = remote instanceof InetSocketAddress ? (InetSocketAddress) remote : null;
@@ -73,7 +78,7 @@ final class NettyRackRequest implements RackRequest {
 
     @Override
     public String scheme() {
-        return "http";
+        return secure ? "https" : "http";
     }
 
     @Override

@@ -6,11 +6,14 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
@@ -26,6 +29,8 @@ import org.nettyrack.core.push.PubSub;
  * {@link #stop()} is graceful: stop accepting, finish in-flight requests within the shutdown
  * timeout, close the rest. With a control endpoint configured, a {@link ControlServer} listens
  * too, reporting {@link #stats()} and passing {@code POST /stop} on as {@link #stopRequests()}.
+ * {@code ssl://} listeners serve TLS ({@link TlsListener}, read at start, swapped by
+ * {@link #reloadTls()}).
  */
 public final class NettyServer {
     private static final long CLOSE_CALLBACK_GRACE_MILLIS = 1_000;
@@ -36,6 +41,7 @@ public final class NettyServer {
     private final StopRequests stopRequests = new StopRequests();
     private final Transport transport = Transport.best();
     private final List<Channel> listeners = new ArrayList<>();
+    private final Map<ServerConfig.Bind, TlsListener> tls = new LinkedHashMap<>();
     private EventLoopGroup acceptors;
     private EventLoopGroup workers;
     private volatile ServerState state;
@@ -53,10 +59,18 @@ public final class NettyServer {
         this.pubsub = pubsub;
     }
 
-    /** Binds every address; throws {@link BindException} naming the address that is taken. */
-    public synchronized void start() throws BindException, InterruptedException {
+    /**
+     * Binds every address; throws {@link BindException} naming the address that is taken, or
+     * {@link TlsSetupException} when an {@code ssl://} listener's files do not make a TLS setup.
+     */
+    public synchronized void start() throws BindException, InterruptedException, TlsSetupException {
         if (state != null) {
             throw new IllegalStateException("already started");
+        }
+        for (ServerConfig.Bind bind : config.binds()) {
+            if ("ssl".equals(bind.scheme())) {
+                tls.put(bind, new TlsListener(bind));
+            }
         }
         pool = new WorkerPool(config.minThreads(), config.maxThreads(), config.queueSize());
         state = new ServerState(config, handler, pool);
@@ -74,13 +88,11 @@ public final class NettyServer {
             .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
             .childHandler(new HttpPipeline(state));
         for (ServerConfig.Bind bind : config.binds()) {
-            if (!"tcp".equals(bind.scheme()) && !"unix".equals(bind.scheme())) {
-                stop();
-                throw new IllegalArgumentException(bind.scheme() + ":// listeners are not supported yet: " + bind.url());
-            }
             try {
+                ServerBootstrap served = tls.containsKey(bind)
+                    ? bootstrap.clone().childHandler(new HttpPipeline(state, tls.get(bind))) : bootstrap;
                 Channel listener = "unix".equals(bind.scheme()) ? UnixListeners.bind(transport, bootstrap, bind)
-                    : bootstrap.bind(bind.host(), bind.port()).sync().channel();
+                    : served.bind(bind.host(), bind.port()).sync().channel();
                 listeners.add(listener);
                 state.connections.listen(listener);
             } catch (Exception e) {
@@ -107,6 +119,37 @@ public final class NettyServer {
             boolean unix = "unix".equals(settings.listener().scheme());
             throw bindFailure("control endpoint: " + (unix ? e.getMessage() : describe(settings.host(), settings.port(), e)), e);
         }
+    }
+
+    /**
+     * Checks that every {@code ssl://} listener of config can be set up from its files, before a
+     * server is built (the launcher calls it ahead of loading the application).
+     */
+    public static void checkTls(ServerConfig config) throws TlsSetupException {
+        for (ServerConfig.Bind bind : config.binds()) {
+            if ("ssl".equals(bind.scheme())) {
+                TlsSettings.context(bind);
+            }
+        }
+    }
+
+    /**
+     * Reads every TLS listener's files again and, when all of them make a TLS setup, serves new
+     * connections with it; open connections keep theirs. Otherwise throws, every listener
+     * keeping the setup it had. Returns the number of TLS listeners reloaded.
+     */
+    public synchronized int reloadTls() throws TlsSetupException {
+        Map<TlsListener, SslContext> fresh = new LinkedHashMap<>();
+        for (TlsListener listener : tls.values()) {
+            fresh.put(listener, listener.read());
+        }
+        fresh.forEach(TlsListener::use);
+        return fresh.size();
+    }
+
+    /** The TLS implementation serving ssl:// listeners ({@link TlsEngine}), or null without any. */
+    public String tlsEngine() {
+        return config.binds().stream().anyMatch(b -> "ssl".equals(b.scheme())) ? TlsEngine.description() : null;
     }
 
     /** The counters and gauges of this server now; see {@link ServerStats}. */

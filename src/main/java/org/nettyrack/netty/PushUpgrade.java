@@ -102,7 +102,7 @@ final class PushUpgrade {
             .allowExtensions(deflate != null)
             .closeOnProtocolViolation(false)
             .build();
-        String url = "ws://" + (head.headers().get(HttpHeaderNames.HOST, "localhost")) + head.uri();
+        String url = ("https".equals(request.scheme()) ? "wss://" : "ws://") + (head.headers().get(HttpHeaderNames.HOST, "localhost")) + head.uri();
         FullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
             Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE);
         WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(url,

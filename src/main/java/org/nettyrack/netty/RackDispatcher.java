@@ -1,6 +1,7 @@
 package org.nettyrack.netty;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -10,9 +11,11 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
-import java.nio.ByteBuffer;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.BodyDeadline;
@@ -51,6 +54,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private NettyResponseSink inFlight;
     private boolean closeWhenIdle;
     private Refusal pendingRefusal;
+    private boolean secure;
 
     RackDispatcher(ServerState server) {
         this(server, null);
@@ -65,6 +69,8 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        Channel connection = ctx.channel() instanceof Http2StreamChannel ? ctx.channel().parent() : ctx.channel();
+        secure = connection.pipeline().get(SslHandler.class) != null;
     }
 
     @Override
@@ -110,7 +116,8 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         if (content instanceof LastHttpContent) {
             NettyRackRequest request = new NettyRackRequest(head, body.finish(),
-                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress(), headNanos, protocol);
+                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress(), headNanos, protocol,
+                secure);
             head = null;
             body = null;
             disarmBodyTimer();

@@ -1,0 +1,43 @@
+package org.nettyrack.netty;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.ssl.ApplicationProtocolNames;
+import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import java.util.List;
+
+/**
+ * Behind the {@code SslHandler} of a TLS connection: once the handshake has agreed on an
+ * application protocol (ALPN), installs the handlers that speak it, then leaves. Bytes that
+ * arrive meanwhile wait here (Netty's {@link ApplicationProtocolNegotiationHandler}). A client
+ * that does not use ALPN gets HTTP/1.1. A handshake that fails closes the connection.
+ *
+ * <p>ALPN offers {@code h2} first ({@link #OFFERED}), whatever {@code --http2} says: that
+ * option is about cleartext ports, and browsers speak HTTP/2 only over TLS.
+ */
+final class AlpnRouter extends ApplicationProtocolNegotiationHandler {
+    /** What ALPN offers, the server's preference first. */
+    static final List<String> OFFERED = List.of(ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1);
+
+    private final HttpPipeline http;
+
+    AlpnRouter(HttpPipeline http) {
+        super(ApplicationProtocolNames.HTTP_1_1);
+        this.http = http;
+    }
+
+    @Override
+    protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
+        if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
+            http.addHttp2(ctx.pipeline());
+        } else if (ApplicationProtocolNames.HTTP_1_1.equals(protocol)) {
+            http.addHttp1(ctx.pipeline(), false);
+        } else {
+            throw new IllegalStateException("ALPN agreed on a protocol never offered: " + protocol);
+        }
+    }
+
+    @Override
+    protected void handshakeFailure(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close(); // an old protocol, no shared cipher, no client certificate: nothing to answer
+    }
+}

@@ -1,0 +1,33 @@
+package org.nettyrack.netty;
+
+import io.netty.handler.ssl.SslContext;
+import org.nettyrack.core.ServerConfig;
+
+/**
+ * One {@code ssl://} listener's TLS state: the {@link SslContext} new connections handshake
+ * with. {@link #reload()} reads the bind's files again and swaps the context: connections
+ * accepted afterwards get the new certificate, open ones keep the session they have. Contexts
+ * are read by event loops and swapped by the reloading thread, hence volatile.
+ */
+final class TlsListener {
+    private final ServerConfig.Bind bind;
+    private volatile SslContext context;
+
+    TlsListener(ServerConfig.Bind bind) throws TlsSetupException {
+        this.bind = bind;
+        this.context = TlsSettings.context(bind);
+    }
+
+    SslContext context() {
+        return context;
+    }
+
+    /** A context from the bind's files as they are now, not yet in use (see {@link #use}). */
+    SslContext read() throws TlsSetupException {
+        return TlsSettings.context(bind);
+    }
+
+    void use(SslContext fresh) {
+        context = fresh;
+    }
+}
