@@ -58,14 +58,30 @@ RSpec.describe "TLS listeners (ssl://)" do
     end
   end
 
-  it "speaks TLS 1.2 and 1.3, not 1.1, and agrees on http/1.1 through ALPN" do
+  it "speaks TLS 1.2 and 1.3, not 1.1, and agrees on h2, else http/1.1, through ALPN" do
     with_tls_server(env_app) do |port|
       expect(s_client(port, "-tls1_2")).to include("Protocol  : TLSv1.2")
       tls13 = s_client(port, "-tls1_3", "-alpn", "h2,http/1.1")
       expect(tls13).to include("New, TLSv1.3, Cipher is TLS_AES_")
-      expect(tls13).to include("ALPN protocol: http/1.1")
+      expect(tls13).to include("ALPN protocol: h2")
+      expect(s_client(port, "-tls1_3", "-alpn", "http/1.1")).to include("ALPN protocol: http/1.1")
       # SECLEVEL=0: this client would speak TLS 1.1; the server is the one that refuses.
       expect(s_client(port, "-tls1_1", "-cipher", "DEFAULT:@SECLEVEL=0")).to include("alert protocol version")
+    end
+  end
+
+  it "serves HTTP/2 over TLS to curl, each stream seeing https, and HTTP/1.1 to who asks for it" do
+    app = lambda do |env|
+      [200, {}, ["#{env['SERVER_PROTOCOL']} #{env['rack.url_scheme']} #{env['HTTPS']} #{env['rack.input'].read}"]]
+    end
+    with_tls_server(app) do |port|
+      url = "https://127.0.0.1:#{port}/"
+      out, err, = curl("--cacert", @pem, "--http2", "-w", " %{http_version}", url)
+      expect([out, err]).to eq(["HTTP/2 https on  2", ""])
+      out, = curl("--cacert", @pem, "--http2", "--data-binary", "posted", url)
+      expect(out).to eq("HTTP/2 https on posted")
+      out, = curl("--cacert", @pem, "--http1.1", "-w", " %{http_version}", url)
+      expect(out).to eq("HTTP/1.1 https on  1.1")
     end
   end
 

@@ -22,7 +22,8 @@ RSpec.describe Nettyrack::BootLine do
 
   it "names the public directory when there is one" do
     configuration = Nettyrack::Configuration.merge({ threads: [1, 4], public_dir: "/srv/app/public" })
-    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, urls: ["http://0.0.0.0:80"])
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, tls_engine: nil,
+                                                urls: ["http://0.0.0.0:80"])
     expect(described_class.for(server)).to end_with("4 threads, public files from /srv/app/public) listening on http://0.0.0.0:80")
   end
 

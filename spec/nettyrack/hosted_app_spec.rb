@@ -75,7 +75,7 @@ RSpec.describe Nettyrack::HostedApp do
     rails_max = ENV.fetch("RAILS_MAX_THREADS", nil)
     maxes = [nil, "7"].map do |value|
       ENV["RAILS_MAX_THREADS"] = value
-      boot.last.maxThreads
+      boot[1].maxThreads
     end
     expect(maxes).to eq([default_max, 7])
   ensure
