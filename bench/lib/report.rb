@@ -123,6 +123,10 @@ module BenchReport
            "wrk -t#{meta['wrk_threads']}, h2load --h1 -t#{meta['h2load_threads']}; load and servers share the machine, on 127.0.0.1."
     versions = %w[jruby java cruby puma wrk h2load].filter_map { |k| "#{k} #{meta[k]}" if meta[k] && !meta[k].empty? }
     out << "Versions: #{versions.join(', ')}." unless versions.empty?
+    if meta["pin"] && !meta["pin"].empty?
+      server_cpus, load_cpus = meta["pin"].split(":", 2)
+      out << "Pinned: every server on CPU #{server_cpus}, wrk and h2load on CPU #{load_cpus} (BENCH_PIN=#{meta['pin']})."
+    end
     if meta["load_before"]
       out << "Load average before the run: #{meta['load_before']} (anything else busy on the machine skews every number)."
       busy = meta["load_before"].split.first.to_f

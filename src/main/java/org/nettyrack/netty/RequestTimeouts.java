@@ -25,6 +25,12 @@ import java.util.concurrent.TimeUnit;
  * gets an answer with {@code connection: close}, instead of a connection closed under a
  * request already on its way: the race every keep-alive server has when it closes idle
  * connections, made rare for clients that are not idle at all.
+ *
+ * <p>Each state sets a deadline; one timer per connection chases it, as Netty's
+ * {@code IdleStateHandler} does. A timer that fires before the deadline (the deadline moved
+ * on since) schedules itself again for the rest, so a keep-alive connection serving request
+ * after request schedules about one timer per keep-alive period, not two per request; only
+ * a deadline earlier than the pending timer replaces it.
  */
 final class RequestTimeouts extends ChannelInboundHandlerAdapter {
     /** How long a draining connection must have been quiet before it is closed. */
@@ -38,7 +44,10 @@ final class RequestTimeouts extends ChannelInboundHandlerAdapter {
     private boolean heardFrom; // bytes arrived since the connection last went idle
     private boolean draining;
     private long quietSince;
+    private long deadline; // ticker nanos, valid while timed
+    private boolean timed;
     private ScheduledFuture<?> timer;
+    private long timerAt; // when the pending timer fires, in ticker nanos
 
     RequestTimeouts(long headerTimeoutMillis, long keepAliveTimeoutMillis) {
         this.headerTimeoutMillis = headerTimeoutMillis;
@@ -99,28 +108,56 @@ final class RequestTimeouts extends ChannelInboundHandlerAdapter {
     }
 
     private void enter(ChannelHandlerContext ctx, State next) {
-        cancel();
         state = next;
+        long now = ctx.executor().ticker().nanoTime();
         long delayMillis;
         if (draining && quiet()) {
-            long quietMillis = TimeUnit.NANOSECONDS.toMillis(ctx.executor().ticker().nanoTime() - quietSince);
+            long quietMillis = TimeUnit.NANOSECONDS.toMillis(now - quietSince);
             delayMillis = Math.max(0, Math.min(DRAIN_GRACE_MILLIS, keepAliveTimeoutMillis) - quietMillis);
         } else if (next == State.READING_HEAD) {
             delayMillis = headerTimeoutMillis;
         } else if (next == State.IDLE) {
             delayMillis = keepAliveTimeoutMillis;
         } else {
+            timed = false; // a pending timer finds nothing to do
             return;
         }
         if (delayMillis == 0) {
+            timed = false;
             expire(ctx);
-        } else {
-            timer = ctx.executor().schedule(() -> expire(ctx), delayMillis, TimeUnit.MILLISECONDS);
+            return;
+        }
+        timed = true;
+        deadline = now + TimeUnit.MILLISECONDS.toNanos(delayMillis);
+        if (timer != null && timerAt - deadline > 0) {
+            cancel(); // fires too late for this deadline
+        }
+        if (timer == null) {
+            schedule(ctx, now);
         }
     }
 
-    private void expire(ChannelHandlerContext ctx) {
+    private void schedule(ChannelHandlerContext ctx, long now) {
+        timerAt = deadline;
+        timer = ctx.executor().schedule(() -> fire(ctx), deadline - now, TimeUnit.NANOSECONDS);
+    }
+
+    /** The timer: expires the connection at its deadline, or follows a deadline that moved on. */
+    private void fire(ChannelHandlerContext ctx) {
         timer = null;
+        if (!timed) {
+            return;
+        }
+        long now = ctx.executor().ticker().nanoTime();
+        if (deadline - now > 0) {
+            schedule(ctx, now);
+            return;
+        }
+        timed = false;
+        expire(ctx);
+    }
+
+    private void expire(ChannelHandlerContext ctx) {
         if (draining && quiet() || state == State.IDLE) {
             ctx.close();
         } else if (state == State.READING_HEAD) {

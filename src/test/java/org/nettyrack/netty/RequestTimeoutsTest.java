@@ -100,4 +100,51 @@ class RequestTimeoutsTest {
         h.channel.runScheduledPendingTasks();
         assertTrue(h.channel.isOpen());
     }
+
+    @Test
+    void eachRequestStartsTheKeepAliveTimeoutAfresh() {
+        PipelineHarness h = harness();
+        for (int i = 0; i < 3; i++) { // a timer left from an earlier idle spell must not close it early
+            h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+            h.channel.advanceTimeBy(4_000, TimeUnit.MILLISECONDS);
+            h.channel.runScheduledPendingTasks();
+            assertTrue(h.channel.isOpen(), "request " + i);
+        }
+        h.channel.advanceTimeBy(1_001, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        assertFalse(h.channel.isOpen());
+    }
+
+    @Test
+    void aHeadTimeoutShorterThanTheIdleOneStillFiresOnTime() {
+        PipelineHarness h = harness();
+        h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        h.channel.advanceTimeBy(1_000, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        h.exchange("GET /slow HTTP/1.1\r\nHo"); // pending idle timer: 4 s away; the head's: 1 s
+        h.channel.advanceTimeBy(1_001, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        assertTrue(h.output().contains("408 Request Timeout"), h.output());
+        assertFalse(h.channel.isOpen());
+    }
+
+    @Test
+    void aHeadTimeoutLongerThanTheIdleOneIsNotCutShort() {
+        PipelineHarness h = new PipelineHarness(ServerConfig.builder().headerTimeoutMillis(30_000)
+            .keepAliveTimeoutMillis(20_000).build(), new EchoHandler(), task -> {
+                task.run();
+                return true;
+            });
+        h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+        h.channel.advanceTimeBy(10_000, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        h.exchange("GET /slow HTTP/1.1\r\nHo"); // the idle timer (10 s away) fires first and follows on
+        h.channel.advanceTimeBy(29_000, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        assertTrue(h.channel.isOpen(), "the idle timer must not close a connection sending its head");
+        h.channel.advanceTimeBy(1_001, TimeUnit.MILLISECONDS);
+        h.channel.runScheduledPendingTasks();
+        assertTrue(h.output().contains("408 Request Timeout"), h.output());
+        assertFalse(h.channel.isOpen());
+    }
 }
