@@ -6,6 +6,7 @@ require "json"
 require_relative "../lib/parse"
 require_relative "servers"
 require_relative "report"
+require_relative "dyno"
 
 module RailsBench
   ROOT = RailsServers::ROOT
@@ -35,8 +36,13 @@ module RailsBench
     File.write(File.join(dir, "report.md"), report)
   end
 
+  # The Heroku profile runs in a 512 MB memory cgroup when the machine allows one (Dyno).
+  DYNO_MB = 512
+
   def measure(name, spec, dir)
-    server = RailsServers::Server.new(name, spec, log: File.join(dir, "#{name}.log"))
+    dyno = Dyno.create("nettyrack-bench-#{Process.pid}", DYNO_MB) if name == "nettyrack-heroku"
+    log "#{name}: #{dyno ? "in a #{DYNO_MB} MB memory cgroup" : 'no memory cgroup here: JVM settings only'}" if name == "nettyrack-heroku"
+    server = RailsServers::Server.new(name, spec, log: File.join(dir, "#{name}.log"), dyno: dyno)
     row = { "server" => name, "boot_s" => server.boot_seconds.round(1), "curve" => [], "runs" => {} }
     (CURVE / 10).times { row["curve"] << wrk(server.port, "/", 100, 10, script: MIXED) }
     PATHS.each do |action, path|
@@ -44,12 +50,17 @@ module RailsBench
     end
     row["rss_mb"] = server.rss_mb
     row["stop_s"] = stop_under_load(server)
+    row["dyno"] = { "limit_mb" => DYNO_MB, "peak_mb" => dyno.peak_mb, "oom_kills" => dyno.oom_kills } if dyno
     log "#{name}: #{row['runs'].transform_values { |r| r['rps'].round }.inspect}, RSS #{row['rss_mb']} MB"
     row
   rescue StandardError => e
     log "#{name}: failed: #{e.message}"
     server&.stop(timeout: 10)
-    { "server" => name, "failed" => e.message }
+    failure = e.message
+    failure += " (#{dyno.oom_kills} killed for going past #{DYNO_MB} MB)" if dyno&.oom_kills&.positive?
+    { "server" => name, "failed" => failure }
+  ensure
+    dyno&.remove
   end
 
   # SIGTERM while wrk keeps 100 connections busy: seconds until the server exited.

@@ -27,9 +27,17 @@ module RailsReport
     errors = (row["curve"] + runs.values).sum { |r| r["errors"].to_i }
     cells = [row["server"], "#{row['boot_s']} s", "#{at60.round} (#{pct(at60, peak)})",
              *%w[hello-c10 hello-c100 json-c10 json-c100].map { |k| runs[k]["rps"].round },
-             "#{runs.dig('hello-c100', 'p99_ms')} ms", "#{row['rss_mb']} MB", errors,
+             "#{runs.dig('hello-c100', 'p99_ms')} ms", memory(row), errors,
              row["stop_s"] ? "#{row['stop_s']} s" : "killed"]
     "| #{cells.join(' | ')} |"
+  end
+
+  # RSS at the end of the runs; in a dyno (memory cgroup) also its peak use and OOM kills.
+  def memory(row)
+    dyno = row["dyno"]
+    return "#{row['rss_mb']} MB" unless dyno
+
+    "#{row['rss_mb']} MB (#{dyno['limit_mb']} MB dyno: peak #{dyno['peak_mb']} MB, #{dyno['oom_kills']} OOM kills)"
   end
 
   def peak(row)
@@ -48,13 +56,16 @@ module RailsReport
     ratio = ->(key) { (ours["runs"][key]["rps"] / puma["runs"][key]["rps"]).round(2) }
     at60 = ours["curve"][5]&.fetch("rps").to_f / peak(ours)
     errors = (ours["curve"] + ours["runs"].values).sum { |r| r["errors"].to_i }
+    heroku = rows.find { |row| row["server"] == "nettyrack-heroku" }
     ["| target | this run |", "| --- | --- |",
      "| hello and JSON ≥ Puma `-w 2 -t 2:2` (on the way to 2×) | hello #{ratio.call('hello-c10')}× / #{ratio.call('hello-c100')}×, " \
      "json #{ratio.call('json-c10')}× / #{ratio.call('json-c100')}× (c10 / c100) |",
      "| ≥ 80% of peak within 60 s of boot | #{(100 * at60).round}% |",
      "| RSS ≤ 400 MB under 100 clients | #{ours['rss_mb']} MB |",
      "| zero errors at 100 connections, p99 below Puma's | #{errors} errors, p99 #{ours['runs'].dig('hello-c100', 'p99_ms')} ms " \
-     "vs #{puma['runs'].dig('hello-c100', 'p99_ms')} ms |"]
+     "vs #{puma['runs'].dig('hello-c100', 'p99_ms')} ms |",
+     *(heroku ? ["| fits a 512 MB Heroku dyno (`-Xmx300m -Xss512k`), no errors | #{memory(heroku)}, " \
+                 "#{(heroku['curve'] + heroku['runs'].values).sum { |r| r['errors'].to_i }} errors |"] : [])]
   end
 
   def rails_version

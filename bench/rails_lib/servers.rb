@@ -57,9 +57,11 @@ module RailsServers
   class Server
     attr_reader :port, :pid, :boot_seconds
 
-    def initialize(name, spec, log:)
+    # dyno: a Dyno (memory cgroup) to run the server in, or nil.
+    def initialize(name, spec, log:, dyno: nil)
       @port = RailsServers.free_port
       env, argv, clean = spec.call(@port)
+      argv = dyno.wrap(argv) if dyno
       started = now
       @pid = Process.spawn(env, *argv, unsetenv_others: clean ? true : false, pgroup: true,
                                        out: log, err: log, in: File::NULL, chdir: ROOT)
