@@ -104,6 +104,49 @@ class Http2SupportTest {
     }
 
     @Test
+    void aBodyOfManyWindowsIsSpooledToAFileAndCreditsTheWindowAsItArrives() {
+        List<String> bodies = new ArrayList<>();
+        RackHandler upload = (request, response) -> {
+            bodies.add(request.body().length() + (request.body().inMemory() ? " in memory" : " in a file"));
+            response.respond(200, new ResponseHeaders(), new byte[0], 0, 0);
+        };
+        // A 16 KiB stream window and a 64 KiB connection window: the client may send 320 KB only
+        // if the server returns window as it reads; the body buffer keeps 1 KiB on the heap.
+        ServerConfig config = ServerConfig.builder().http2InitialWindow(16_384).bodyBufferSize(1024).build();
+        H2Client client = new H2Client(new PipelineHarness(config, upload, now).channel);
+        Http2FrameStream stream = client.send(H2Client.post("/up"), false);
+        for (int i = 0; i < 20; i++) {
+            client.data(stream, "x".repeat(16_000), i == 19);
+        }
+        assertEquals(List.of("320000 in a file"), bodies);
+        assertEquals("200", client.response(stream).headers.status().toString());
+    }
+
+    @Test
+    void aBodyOverTheLimitGets413AndTheStreamEndsWithoutError() {
+        ServerConfig config = ServerConfig.builder().maxBodySize(10_000).build();
+        PipelineHarness server = new PipelineHarness(config, app, now);
+        H2Client client = new H2Client(server.channel);
+        Http2FrameStream declared = client.send(H2Client.post("/declared").add("content-length", "20000"), false);
+        Http2FrameStream undeclared = client.send(H2Client.post("/undeclared"), false);
+        for (int i = 0; i < 3; i++) {
+            client.data(undeclared, "y".repeat(4_000), false);
+        }
+
+        for (Http2FrameStream stream : List.of(declared, undeclared)) {
+            H2Client.Response response = client.response(stream);
+            assertEquals("413", response.headers.status().toString());
+            assertEquals("413 Request Entity Too Large\n", response.body.toString());
+            assertTrue(response.ended);
+            // RFC 9113 8.1: NO_ERROR asks the client to stop sending and keep the answer; CANCEL made it drop the answer
+            assertEquals(Http2Error.NO_ERROR.code(), client.resets.get(stream.id()));
+        }
+        assertEquals(List.of(), seen);
+        Http2FrameStream next = client.send(H2Client.get("/next"), true);
+        assertEquals("you asked for /next", client.response(next).body.toString(), "the connection serves on");
+    }
+
+    @Test
     void streamsOfOneConnectionGoToTheWorkersSideBySide() {
         PipelineHarness server = new PipelineHarness(ServerConfig.builder().build(), app, pending::add);
         H2Client client = new H2Client(server.channel);
