@@ -76,6 +76,21 @@ RSpec.describe "HTTP/2 request bodies" do
     end
   end
 
+  it "gets compressible and incompressible bodies intact at the smallest and the largest initial window" do
+    zeros = file("zeros.bin", 2 * 1024 * 1024) { |n| "\0" * n }
+    random = file("random.bin", 2 * 1024 * 1024) { |n| Random.new(11).bytes(n) }
+    [1024, (2**31) - 1].each do |window|
+      with_push_server(digest, http2_initial_window: window) do |port|
+        out, = Open3.capture2("nghttp", "-n", "-v", "http://127.0.0.1:#{port}/")
+        expect(out).to include("SETTINGS_INITIAL_WINDOW_SIZE(0x04):#{window}")
+        [zeros, random].each do |upload|
+          expect(curl_upload(port, upload))
+            .to eq("HTTP/2 #{File.size(upload)} #{Digest::SHA256.file(upload).hexdigest} []"), "window #{window}"
+        end
+      end
+    end
+  end
+
   it "reads request trailers and keeps them out of the env" do
     with_push_server(digest) do |port|
       report = raw_upload(port, size: 100_000, declare: true, trailers: { "x-checksum" => "abc" })

@@ -38,9 +38,6 @@ final class Http2Support {
     static final String STREAM_CODEC = "h2-stream-codec";
     static final String REQUEST = "h2-request";
     static final String PROTOCOL = "HTTP/2";
-    /** RST_STREAM frames a client may send (rapid reset, CVE-2023-44487), and make the server send (CVE-2025-8671), per window. */
-    static final int MAX_RESETS = 200;
-    static final int RESET_WINDOW_SECONDS = 30;
     /** What only HTTP/1.1 needs: gone once a connection speaks h2. */
     private static final String[] HTTP1_ONLY = {HttpPipeline.TIMEOUTS, HttpPipeline.DECODER, HttpPipeline.ENCODER,
         HttpPipeline.GUARD, HttpPipeline.CONTINUE, HttpPipeline.DISPATCHER};
@@ -100,12 +97,13 @@ final class Http2Support {
             .maxConcurrentStreams(config.maxConcurrentStreams())
             .initialWindowSize(config.http2InitialWindow())
             .maxHeaderListSize(config.maxHeaderSize());
+        int resetWindowSeconds = (int) (config.http2ResetWindowMillis() / 1000);
         return Http2FrameCodecBuilder.forServer()
             .initialSettings(settings)
             .validateHeaders(true)
             .gracefulShutdownTimeoutMillis(config.shutdownTimeoutMillis())
-            .decoderEnforceMaxRstFramesPerWindow(MAX_RESETS, RESET_WINDOW_SECONDS)
-            .encoderEnforceMaxRstFramesPerWindow(MAX_RESETS, RESET_WINDOW_SECONDS)
+            .decoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)
+            .encoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)
             .build();
     }
 

@@ -279,14 +279,21 @@ class Http2SupportTest {
     }
 
     @Test
-    void rapidResetsEndTheConnection() {
-        PipelineHarness server = new PipelineHarness(ServerConfig.builder().build(), app, pending::add);
-        H2Client client = new H2Client(server.channel);
-        for (int i = 0; i < Http2Support.MAX_RESETS + 5 && server.channel.isOpen(); i++) {
-            client.reset(client.send(H2Client.get("/" + i), true));
+    void rapidResetsUpToTheLimitAreServedAndOneMoreEndsTheConnection() {
+        for (int limit : new int[] {200, 7}) { // the default, and a configured one
+            ServerConfig config = limit == 200 ? ServerConfig.builder().build() : ServerConfig.builder().http2MaxResets(limit).build();
+            PipelineHarness server = new PipelineHarness(config, app, pending::add);
+            H2Client client = new H2Client(server.channel);
+            for (int i = 0; i < limit; i++) {
+                client.reset(client.send(H2Client.get("/" + i), true));
+            }
+            assertTrue(server.channel.isOpen(), limit + " resets are allowed");
+            assertEquals(List.of(), client.goAways);
+            client.reset(client.send(H2Client.get("/over"), true));
+            assertFalse(server.channel.isOpen(), "reset " + (limit + 1) + " ends the connection");
+            assertEquals(Http2Error.ENHANCE_YOUR_CALM.code(), client.goAways.get(0)[1]);
+            pending.clear();
         }
-        assertFalse(server.channel.isOpen());
-        assertEquals(Http2Error.ENHANCE_YOUR_CALM.code(), client.goAways.get(0)[1]);
     }
 
     @Test
