@@ -85,7 +85,7 @@ class Http2SupportTest {
         assertNull(response.headers.get("connection"), "no connection-specific fields on HTTP/2");
         assertEquals("you asked for /hello?a=1", response.body.toString());
         assertTrue(response.ended);
-        assertNotNull(server.channel.pipeline().get(Http2Support.CODEC));
+        assertNotNull(server.channel.pipeline().get(HttpPipeline.H2_CODEC));
         assertNull(server.channel.pipeline().get(HttpPipeline.DECODER));
     }
 
@@ -338,6 +338,6 @@ class Http2SupportTest {
         assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(out));
         PipelineHarness other = new PipelineHarness(config, app, now);
         assertTrue(other.exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").startsWith("HTTP/1.1 "));
-        assertNull(other.channel.pipeline().get(Http2Support.CODEC));
+        assertNull(other.channel.pipeline().get(HttpPipeline.H2_CODEC));
     }
 }
