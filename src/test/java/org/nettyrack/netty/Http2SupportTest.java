@@ -147,6 +147,24 @@ class Http2SupportTest {
     }
 
     @Test
+    void aStalledBodyGets408AndTheStreamEndsWithoutErrorWhileTheConnectionServesOn() {
+        ServerConfig config = ServerConfig.builder().bodyTimeoutMillis(2_000).bodyMinRate(0).keepAliveTimeoutMillis(60_000).build();
+        PipelineHarness server = new PipelineHarness(config, app, now);
+        H2Client client = new H2Client(server.channel);
+        Http2FrameStream stalled = client.send(H2Client.post("/stalled"), false);
+        client.data(stalled, "part of it", false);
+        server.channel.advanceTimeBy(2_500, TimeUnit.MILLISECONDS);
+        server.channel.runScheduledPendingTasks();
+        client.pump();
+
+        assertEquals("408", client.response(stalled).headers.status().toString());
+        assertEquals(Http2Error.NO_ERROR.code(), client.resets.get(stalled.id()));
+        assertEquals(List.of(), seen);
+        Http2FrameStream next = client.send(H2Client.get("/next"), true);
+        assertEquals("you asked for /next", client.response(next).body.toString());
+    }
+
+    @Test
     void streamsOfOneConnectionGoToTheWorkersSideBySide() {
         PipelineHarness server = new PipelineHarness(ServerConfig.builder().build(), app, pending::add);
         H2Client client = new H2Client(server.channel);
