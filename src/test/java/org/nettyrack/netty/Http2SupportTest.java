@@ -315,6 +315,24 @@ class Http2SupportTest {
     }
 
     @Test
+    void resetsTheClientMakesTheServerSendCountAgainstTheSameLimit() {
+        ServerConfig config = ServerConfig.builder().http2MaxResets(5).build();
+        PipelineHarness server = new PipelineHarness(config, app, pending::add);
+        H2Client client = new H2Client(server.channel);
+        for (int i = 0; i < 5; i++) { // MadeYouReset (CVE-2025-8671): a malformed request the server must reset
+            Http2FrameStream stream = client.send(new DefaultHttp2Headers(false).method("GET").scheme("http")
+                .authority("example.test").path("/" + i).add("Bad-Name", "x"), true);
+            assertEquals(Http2Error.PROTOCOL_ERROR.code(), client.resets.get(stream.id()));
+        }
+        assertTrue(server.channel.isOpen(), "5 server-sent resets are allowed");
+        client.send(new DefaultHttp2Headers(false).method("GET").scheme("http").authority("example.test").path("/over")
+            .add("Bad-Name", "x"), true);
+        assertFalse(server.channel.isOpen(), "the sixth ends the connection");
+        assertEquals(Http2Error.ENHANCE_YOUR_CALM.code(), client.goAways.get(0)[1]);
+        assertEquals(List.of(), seen);
+    }
+
+    @Test
     void upgradeH2cAnswers101AndServesTheRequestOnStreamOne() {
         NioServerSocketChannel listener = new NioServerSocketChannel();
         PipelineHarness server = new PipelineHarness(ServerConfig.builder().build(), app, now, null, listener);
