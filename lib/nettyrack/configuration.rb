@@ -41,6 +41,8 @@ module Nettyrack
       max_chunk_extensions: 16 * KIB, # beyond a chunked body's data; a quarter per chunk
       max_concurrent_streams: 100, # HTTP/2 streams open at once on one connection
       http2_initial_window: 65_535, # HTTP/2 stream flow-control window (RFC 9113's default)
+      http2_max_resets: 200,      # RST_STREAM per window (CVE-2023-44487, CVE-2025-8671)
+      http2_reset_window: 30,     # seconds
       body_buffer: 128 * KIB,
       header_timeout: 30,         # seconds, as are the other timeouts
       body_timeout: 30,           # after the head; extended by 1 s per body_min_rate bytes received

@@ -71,8 +71,10 @@ RSpec.describe Nettyrack::DSL do
   end
 
   it "reads http2 as true/false, and the HTTP/2 limits" do
-    expect([load_config("http2 false"), load_config("http2"), load_config("max_concurrent_streams 10")])
-      .to eq([{ http2: false }, { http2: true }, { max_concurrent_streams: 10 }])
+    expect([load_config("http2 false"), load_config("http2"), load_config("max_concurrent_streams 10"),
+            load_config("http2_max_resets 500"), load_config("http2_reset_window 60")])
+      .to eq([{ http2: false }, { http2: true }, { max_concurrent_streams: 10 }, { http2_max_resets: 500 },
+              { http2_reset_window: 60 }])
   end
 
   it "reads the access log format" do

@@ -40,6 +40,16 @@ RSpec.describe Nettyrack::JavaConfig do
       .to raise_error(Nettyrack::ConfigError, "HTTP/2 initial window must be at least 1024 bytes, got 100")
   end
 
+  it "passes the HTTP/2 reset limit in whole seconds, and Java names the value out of range" do
+    config = build(http2_max_resets: 1, http2_reset_window: 1)
+    expect([config.http2MaxResets, config.http2ResetWindowMillis]).to eq([1, 1000])
+    expect([build.http2MaxResets, build.http2ResetWindowMillis]).to eq([200, 30_000])
+    expect { build(http2_max_resets: 0) }
+      .to raise_error(Nettyrack::ConfigError, "HTTP/2 max resets must be 1..1000000, got 0")
+    expect { build(http2_reset_window: 0.5) }
+      .to raise_error(Nettyrack::ConfigError, "HTTP/2 reset window must be whole seconds from 1 to 3600, got 0.5 s")
+  end
+
   it "has no access log unless given one, and writes a Ruby IO through an OutputStream" do
     io = StringIO.new
     expect(build.accessLog).to be_nil

@@ -30,17 +30,18 @@ class Browser
     NAMES.product(dirs).map { |name, dir| File.join(dir, name) }.find { |path| File.executable?(path) }
   end
 
-  def self.launch(timeout: 30)
-    new(executable || raise(MISSING), timeout)
+  # +flags+: more command-line switches (--ignore-certificate-errors for a test certificate).
+  def self.launch(timeout: 30, flags: [])
+    new(executable || raise(MISSING), timeout, flags)
   end
 
-  def initialize(executable, timeout)
+  def initialize(executable, timeout, flags = [])
     @timeout = timeout
     @dir = Dir.mktmpdir("nettyrack-chromium")
     @log = File.join(@dir, "chromium.log")
     commands, @commands = IO.pipe
     @replies, replies = IO.pipe
-    @pid = Process.spawn(executable, *FLAGS, "--user-data-dir=#{File.join(@dir, 'profile')}", "about:blank",
+    @pid = Process.spawn(executable, *FLAGS, *flags, "--user-data-dir=#{File.join(@dir, 'profile')}", "about:blank",
                          3 => commands, 4 => replies, in: File::NULL, out: File::NULL, err: @log, pgroup: true)
     commands.close
     replies.close

@@ -109,6 +109,8 @@ public final class ServerConfig {
     private final boolean http2;
     private final int maxConcurrentStreams;
     private final int http2InitialWindow;
+    private final int http2MaxResets;
+    private final long http2ResetWindowMillis;
     private final org.nettyrack.core.files.FileOptions files;
     private final boolean earlyHints;
     private final OutputStream accessLog;
@@ -143,6 +145,8 @@ public final class ServerConfig {
         this.http2 = b.http2;
         this.maxConcurrentStreams = b.maxConcurrentStreams;
         this.http2InitialWindow = b.http2InitialWindow;
+        this.http2MaxResets = b.http2MaxResets;
+        this.http2ResetWindowMillis = b.http2ResetWindowMillis;
         this.files = b.files;
         this.earlyHints = b.earlyHints;
         this.accessLog = b.accessLog;
@@ -232,6 +236,14 @@ public final class ServerConfig {
     public int maxConcurrentStreams() { return maxConcurrentStreams; }
     /** Bytes of request body a client may send on one HTTP/2 stream before the server reads them. */
     public int http2InitialWindow() { return http2InitialWindow; }
+    /**
+     * HTTP/2 RST_STREAM frames a connection may see per {@link #http2ResetWindowMillis()} window,
+     * counted apart: the client's (rapid reset, CVE-2023-44487) and those the server would send
+     * in answer to the client's errors (MadeYouReset, CVE-2025-8671); past either, GOAWAY.
+     */
+    public int http2MaxResets() { return http2MaxResets; }
+    /** The window {@link #http2MaxResets()} counts in: whole seconds, as Netty counts them. */
+    public long http2ResetWindowMillis() { return http2ResetWindowMillis; }
     /** Public directory, x-sendfile and their rules. */
     public org.nettyrack.core.files.FileOptions files() { return files; }
     /** Whether {@code rack.early_hints} sends 103 responses (HTTP/1.1). */
@@ -274,6 +286,8 @@ public final class ServerConfig {
         private boolean http2 = true;
         private int maxConcurrentStreams = 100;
         private int http2InitialWindow = 65_535;
+        private int http2MaxResets = 200;
+        private long http2ResetWindowMillis = 30_000;
         private org.nettyrack.core.files.FileOptions files = org.nettyrack.core.files.FileOptions.NONE;
         private boolean earlyHints = true;
         private OutputStream accessLog;
@@ -311,6 +325,8 @@ public final class ServerConfig {
         public Builder http2(boolean on) { http2 = on; return this; }
         public Builder maxConcurrentStreams(int n) { maxConcurrentStreams = n; return this; }
         public Builder http2InitialWindow(int n) { http2InitialWindow = n; return this; }
+        public Builder http2MaxResets(int n) { http2MaxResets = n; return this; }
+        public Builder http2ResetWindowMillis(long ms) { http2ResetWindowMillis = ms; return this; }
         public Builder files(org.nettyrack.core.files.FileOptions options) { files = options; return this; }
         public Builder earlyHints(boolean on) { earlyHints = on; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
@@ -350,6 +366,10 @@ public final class ServerConfig {
             require(pushTimeoutMillis >= 100, "push timeout must be at least 100 ms");
             require(maxConcurrentStreams >= 1, "max concurrent streams must be 1 or more, got " + maxConcurrentStreams);
             require(http2InitialWindow >= 1024, "HTTP/2 initial window must be at least 1024 bytes, got " + http2InitialWindow);
+            require(http2MaxResets >= 1 && http2MaxResets <= 1_000_000,
+                "HTTP/2 max resets must be 1..1000000, got " + http2MaxResets);
+            require(http2ResetWindowMillis >= 1_000 && http2ResetWindowMillis <= 3_600_000 && http2ResetWindowMillis % 1_000 == 0,
+                "HTTP/2 reset window must be whole seconds from 1 to 3600, got " + http2ResetWindowMillis / 1000.0 + " s");
             require(controlTimeoutMillis > 0, "control timeout must be positive");
             if (control != null && "unix".equals(control.listener().scheme())) {
                 control.listener().check();

@@ -11,6 +11,10 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import java.nio.charset.StandardCharsets;
 
 /** The plain-text answers the server gives on its own: 400, 408, 413, 414, 431, 500, 503. */
@@ -44,6 +48,23 @@ final class ErrorResponses {
 
     /** Answers and closes: for requests the server will not read any further. */
     static void sendAndClose(ChannelHandlerContext ctx, HttpResponseStatus status, boolean head) {
-        ctx.writeAndFlush(plain(status, true, head)).addListener(ChannelFutureListener.CLOSE);
+        ctx.writeAndFlush(plain(status, true, head)).addListener(CLOSE);
     }
+
+    /**
+     * Closes once the answer left. An HTTP/2 stream whose request is still arriving is first
+     * reset with NO_ERROR: "the server MAY request that the client abort transmission of a
+     * request without error by sending a RST_STREAM with an error code of NO_ERROR after
+     * sending a complete response" (RFC 9113 8.1); closing alone resets it with CANCEL, and
+     * clients (curl, httpx) then drop the answer they were given.
+     */
+    private static final ChannelFutureListener CLOSE = written -> {
+        if (written.isSuccess() && written.channel() instanceof Http2StreamChannel) {
+            Http2StreamChannel stream = (Http2StreamChannel) written.channel();
+            if (stream.stream().state() == Http2Stream.State.HALF_CLOSED_LOCAL) {
+                stream.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.NO_ERROR));
+            }
+        }
+        written.channel().close();
+    };
 }

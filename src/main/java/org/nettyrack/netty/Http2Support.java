@@ -32,15 +32,7 @@ import org.nettyrack.core.ServerConfig;
  * {@code HTTP/2}. {@link Http2Streams} ends idle and draining connections.
  */
 final class Http2Support {
-    static final String CODEC = "h2-codec";
-    static final String MUX = "h2-mux";
-    static final String STREAMS = "h2-streams";
-    static final String STREAM_CODEC = "h2-stream-codec";
-    static final String REQUEST = "h2-request";
     static final String PROTOCOL = "HTTP/2";
-    /** RST_STREAM frames a client may send (rapid reset, CVE-2023-44487), and make the server send (CVE-2025-8671), per window. */
-    static final int MAX_RESETS = 200;
-    static final int RESET_WINDOW_SECONDS = 30;
     /** What only HTTP/1.1 needs: gone once a connection speaks h2. */
     private static final String[] HTTP1_ONLY = {HttpPipeline.TIMEOUTS, HttpPipeline.DECODER, HttpPipeline.ENCODER,
         HttpPipeline.GUARD, HttpPipeline.CONTINUE, HttpPipeline.DISPATCHER};
@@ -56,9 +48,9 @@ final class Http2Support {
     static void configure(ChannelPipeline p, ServerState server) {
         removeHttp1(p);
         Http2Streams streams = new Http2Streams(server);
-        p.addLast(CODEC, frameCodec(server.config));
-        p.addLast(MUX, new Http2MultiplexHandler(streams.initializer()));
-        p.addLast(STREAMS, streams);
+        p.addLast(HttpPipeline.H2_CODEC, frameCodec(server.config));
+        p.addLast(HttpPipeline.H2_MUX, new Http2MultiplexHandler(streams.initializer()));
+        p.addLast(HttpPipeline.H2_STREAMS, streams);
     }
 
     /**
@@ -100,19 +92,20 @@ final class Http2Support {
             .maxConcurrentStreams(config.maxConcurrentStreams())
             .initialWindowSize(config.http2InitialWindow())
             .maxHeaderListSize(config.maxHeaderSize());
+        int resetWindowSeconds = (int) (config.http2ResetWindowMillis() / 1000);
         return Http2FrameCodecBuilder.forServer()
             .initialSettings(settings)
             .validateHeaders(true)
             .gracefulShutdownTimeoutMillis(config.shutdownTimeoutMillis())
-            .decoderEnforceMaxRstFramesPerWindow(MAX_RESETS, RESET_WINDOW_SECONDS)
-            .encoderEnforceMaxRstFramesPerWindow(MAX_RESETS, RESET_WINDOW_SECONDS)
+            .decoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)
+            .encoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)
             .build();
     }
 
     /** One stream's pipeline: HTTP objects in and out, then the HTTP/1.1 path's own handlers. */
     static void streamPipeline(ChannelPipeline p, ServerState server) {
-        p.addLast(STREAM_CODEC, new Http2StreamFrameToHttpObjectCodec(true, false));
-        p.addLast(REQUEST, Http2Request.INSTANCE);
+        p.addLast(HttpPipeline.H2_STREAM_CODEC, new Http2StreamFrameToHttpObjectCodec(true, false));
+        p.addLast(HttpPipeline.H2_REQUEST, Http2Request.INSTANCE);
         p.addLast(HttpPipeline.GUARD, new RequestGuard(server.config.maxHeaders()));
         p.addLast(HttpPipeline.CONTINUE, new ExpectContinue(server.config.maxBodySize()));
         p.addLast(HttpPipeline.DISPATCHER, new RackDispatcher(server, PROTOCOL));

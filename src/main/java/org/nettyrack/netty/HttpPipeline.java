@@ -28,7 +28,8 @@ import org.nettyrack.core.ServerConfig;
  * With h2c on ({@code --http2}), {@link Http2Preface} and Netty's upgrade handler
  * ({@link Http2Support#upgradeHandler}) switch a connection that asks to HTTP/2.
  * {@link FileBodies} adds Netty's chunked writer behind the encoder the first time it sends a
- * file over TLS or HTTP/2. The handler names are spelled here only; a connection that switches
+ * file over TLS or HTTP/2. The names of the HTTP handlers, HTTP/1.1's and HTTP/2's (the
+ * connection's and each stream's), are spelled here only; a connection that switches
  * to push keeps the codec and drops the rest ({@link #leaveHttp}); a hijacked one drops all of
  * them ({@link #leaveForHijack}).
  */
@@ -45,6 +46,13 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
     static final String H2C_UPGRADE = "h2c-upgrade";
     static final String CONTINUE = "continue";
     static final String DISPATCHER = "dispatcher";
+    /** An HTTP/2 connection's ({@link Http2Support#configure}), after TLS or the timeouts' place. */
+    static final String H2_CODEC = "h2-codec";
+    static final String H2_MUX = "h2-mux";
+    static final String H2_STREAMS = "h2-streams";
+    /** Each HTTP/2 stream's, before its guard, expect-continue and dispatcher ({@link Http2Support#streamPipeline}). */
+    static final String H2_STREAM_CODEC = "h2-stream-codec";
+    static final String H2_REQUEST = "h2-request";
     /** What only an HTTP conversation needs: removed when the connection switches to push. */
     private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, H2C_UPGRADE, CONTINUE, DISPATCHER};
 

@@ -32,6 +32,24 @@ class ServerConfigTest {
     }
 
     @Test
+    void theHttp2ResetLimitHasItsDefaultsAndBounds() {
+        ServerConfig defaults = ServerConfig.builder().build();
+        assertEquals(200, defaults.http2MaxResets());
+        assertEquals(30_000, defaults.http2ResetWindowMillis());
+        ServerConfig edges = ServerConfig.builder().http2MaxResets(1_000_000).http2ResetWindowMillis(3_600_000).build();
+        assertEquals(1_000_000, edges.http2MaxResets());
+        assertEquals(1, ServerConfig.builder().http2MaxResets(1).http2ResetWindowMillis(1_000).build().http2MaxResets());
+        assertEquals("HTTP/2 max resets must be 1..1000000, got 0", assertThrows(IllegalArgumentException.class,
+            () -> ServerConfig.builder().http2MaxResets(0).build()).getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().http2MaxResets(1_000_001).build());
+        for (long ms : new long[] {999, 1_500, 3_601_000}) {
+            assertEquals("HTTP/2 reset window must be whole seconds from 1 to 3600, got " + ms / 1000.0 + " s",
+                assertThrows(IllegalArgumentException.class,
+                    () -> ServerConfig.builder().http2ResetWindowMillis(ms).build()).getMessage());
+        }
+    }
+
+    @Test
     void theConnectionCapLeavesFilesForEverythingElse() {
         java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         long files = ((com.sun.management.UnixOperatingSystemMXBean) os).getMaxFileDescriptorCount();

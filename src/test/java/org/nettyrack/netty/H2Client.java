@@ -16,6 +16,7 @@ import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +42,8 @@ final class H2Client extends Http2ChannelDuplexHandler {
     /** The GOAWAY frames received: last stream id and error code of each. */
     final List<long[]> goAways = new ArrayList<>();
     final java.util.Map<Integer, Response> responses = new java.util.HashMap<>();
+    /** The RST_STREAM frames received: error code by stream id. */
+    final java.util.Map<Integer, Long> resets = new java.util.HashMap<>();
 
     H2Client(EmbeddedChannel server) {
         this.server = server;
@@ -124,6 +127,9 @@ final class H2Client extends Http2ChannelDuplexHandler {
                     r.headers = frame.headers();
                 }
                 r.ended |= frame.isEndStream();
+            } else if (msg instanceof Http2ResetFrame) {
+                Http2ResetFrame frame = (Http2ResetFrame) msg;
+                resets.put(frame.stream().id(), frame.errorCode());
             } else if (msg instanceof Http2DataFrame) {
                 Http2DataFrame frame = (Http2DataFrame) msg;
                 Response r = responses.computeIfAbsent(frame.stream().id(), id -> new Response());

@@ -85,7 +85,7 @@ class Http2SupportTest {
         assertNull(response.headers.get("connection"), "no connection-specific fields on HTTP/2");
         assertEquals("you asked for /hello?a=1", response.body.toString());
         assertTrue(response.ended);
-        assertNotNull(server.channel.pipeline().get(Http2Support.CODEC));
+        assertNotNull(server.channel.pipeline().get(HttpPipeline.H2_CODEC));
         assertNull(server.channel.pipeline().get(HttpPipeline.DECODER));
     }
 
@@ -101,6 +101,67 @@ class Http2SupportTest {
 
         assertEquals(List.of("HTTP/2 POST /up body=11 host=example.test"), seen);
         assertEquals("you asked for /up", client.response(stream).body.toString());
+    }
+
+    @Test
+    void aBodyOfManyWindowsIsSpooledToAFileAndCreditsTheWindowAsItArrives() {
+        List<String> bodies = new ArrayList<>();
+        RackHandler upload = (request, response) -> {
+            bodies.add(request.body().length() + (request.body().inMemory() ? " in memory" : " in a file"));
+            response.respond(200, new ResponseHeaders(), new byte[0], 0, 0);
+        };
+        // A 16 KiB stream window and a 64 KiB connection window: the client may send 320 KB only
+        // if the server returns window as it reads; the body buffer keeps 1 KiB on the heap.
+        ServerConfig config = ServerConfig.builder().http2InitialWindow(16_384).bodyBufferSize(1024).build();
+        H2Client client = new H2Client(new PipelineHarness(config, upload, now).channel);
+        Http2FrameStream stream = client.send(H2Client.post("/up"), false);
+        for (int i = 0; i < 20; i++) {
+            client.data(stream, "x".repeat(16_000), i == 19);
+        }
+        assertEquals(List.of("320000 in a file"), bodies);
+        assertEquals("200", client.response(stream).headers.status().toString());
+    }
+
+    @Test
+    void aBodyOverTheLimitGets413AndTheStreamEndsWithoutError() {
+        ServerConfig config = ServerConfig.builder().maxBodySize(10_000).build();
+        PipelineHarness server = new PipelineHarness(config, app, now);
+        H2Client client = new H2Client(server.channel);
+        Http2FrameStream declared = client.send(H2Client.post("/declared").add("content-length", "20000"), false);
+        Http2FrameStream undeclared = client.send(H2Client.post("/undeclared"), false);
+        for (int i = 0; i < 3; i++) {
+            client.data(undeclared, "y".repeat(4_000), false);
+        }
+
+        for (Http2FrameStream stream : List.of(declared, undeclared)) {
+            H2Client.Response response = client.response(stream);
+            assertEquals("413", response.headers.status().toString());
+            assertEquals("413 Request Entity Too Large\n", response.body.toString());
+            assertTrue(response.ended);
+            // RFC 9113 8.1: NO_ERROR asks the client to stop sending and keep the answer; CANCEL made it drop the answer
+            assertEquals(Http2Error.NO_ERROR.code(), client.resets.get(stream.id()));
+        }
+        assertEquals(List.of(), seen);
+        Http2FrameStream next = client.send(H2Client.get("/next"), true);
+        assertEquals("you asked for /next", client.response(next).body.toString(), "the connection serves on");
+    }
+
+    @Test
+    void aStalledBodyGets408AndTheStreamEndsWithoutErrorWhileTheConnectionServesOn() {
+        ServerConfig config = ServerConfig.builder().bodyTimeoutMillis(2_000).bodyMinRate(0).keepAliveTimeoutMillis(60_000).build();
+        PipelineHarness server = new PipelineHarness(config, app, now);
+        H2Client client = new H2Client(server.channel);
+        Http2FrameStream stalled = client.send(H2Client.post("/stalled"), false);
+        client.data(stalled, "part of it", false);
+        server.channel.advanceTimeBy(2_500, TimeUnit.MILLISECONDS);
+        server.channel.runScheduledPendingTasks();
+        client.pump();
+
+        assertEquals("408", client.response(stalled).headers.status().toString());
+        assertEquals(Http2Error.NO_ERROR.code(), client.resets.get(stalled.id()));
+        assertEquals(List.of(), seen);
+        Http2FrameStream next = client.send(H2Client.get("/next"), true);
+        assertEquals("you asked for /next", client.response(next).body.toString());
     }
 
     @Test
@@ -236,14 +297,39 @@ class Http2SupportTest {
     }
 
     @Test
-    void rapidResetsEndTheConnection() {
-        PipelineHarness server = new PipelineHarness(ServerConfig.builder().build(), app, pending::add);
-        H2Client client = new H2Client(server.channel);
-        for (int i = 0; i < Http2Support.MAX_RESETS + 5 && server.channel.isOpen(); i++) {
-            client.reset(client.send(H2Client.get("/" + i), true));
+    void rapidResetsUpToTheLimitAreServedAndOneMoreEndsTheConnection() {
+        for (int limit : new int[] {200, 7}) { // the default, and a configured one
+            ServerConfig config = limit == 200 ? ServerConfig.builder().build() : ServerConfig.builder().http2MaxResets(limit).build();
+            PipelineHarness server = new PipelineHarness(config, app, pending::add);
+            H2Client client = new H2Client(server.channel);
+            for (int i = 0; i < limit; i++) {
+                client.reset(client.send(H2Client.get("/" + i), true));
+            }
+            assertTrue(server.channel.isOpen(), limit + " resets are allowed");
+            assertEquals(List.of(), client.goAways);
+            client.reset(client.send(H2Client.get("/over"), true));
+            assertFalse(server.channel.isOpen(), "reset " + (limit + 1) + " ends the connection");
+            assertEquals(Http2Error.ENHANCE_YOUR_CALM.code(), client.goAways.get(0)[1]);
+            pending.clear();
         }
-        assertFalse(server.channel.isOpen());
+    }
+
+    @Test
+    void resetsTheClientMakesTheServerSendCountAgainstTheSameLimit() {
+        ServerConfig config = ServerConfig.builder().http2MaxResets(5).build();
+        PipelineHarness server = new PipelineHarness(config, app, pending::add);
+        H2Client client = new H2Client(server.channel);
+        for (int i = 0; i < 5; i++) { // MadeYouReset (CVE-2025-8671): a malformed request the server must reset
+            Http2FrameStream stream = client.send(new DefaultHttp2Headers(false).method("GET").scheme("http")
+                .authority("example.test").path("/" + i).add("Bad-Name", "x"), true);
+            assertEquals(Http2Error.PROTOCOL_ERROR.code(), client.resets.get(stream.id()));
+        }
+        assertTrue(server.channel.isOpen(), "5 server-sent resets are allowed");
+        client.send(new DefaultHttp2Headers(false).method("GET").scheme("http").authority("example.test").path("/over")
+            .add("Bad-Name", "x"), true);
+        assertFalse(server.channel.isOpen(), "the sixth ends the connection");
         assertEquals(Http2Error.ENHANCE_YOUR_CALM.code(), client.goAways.get(0)[1]);
+        assertEquals(List.of(), seen);
     }
 
     @Test
@@ -288,6 +374,6 @@ class Http2SupportTest {
         assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(out));
         PipelineHarness other = new PipelineHarness(config, app, now);
         assertTrue(other.exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").startsWith("HTTP/1.1 "));
-        assertNull(other.channel.pipeline().get(Http2Support.CODEC));
+        assertNull(other.channel.pipeline().get(HttpPipeline.H2_CODEC));
     }
 }

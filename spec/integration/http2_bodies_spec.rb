@@ -1,0 +1,123 @@
+# frozen_string_literal: true
+
+require "digest"
+require "open3"
+require "tmpdir"
+
+# Request bodies over HTTP/2 with real clients: curl uploads (by prior knowledge) that are
+# many flow-control windows long and larger than the in-memory body buffer arrive intact; a
+# body over max_body_size gets 413 as on HTTP/1.1, and the stream is then reset with NO_ERROR
+# so the client keeps the answer (the raw h2 client shows the frames; curl 7.88 drops an early
+# answer however the stream ends); request trailers are read and dropped.
+RSpec.describe "HTTP/2 request bodies" do
+  include PushServerHelpers
+
+  # Reads the body in small pieces, as a slow app would, and answers its length and digest.
+  let(:digest) do
+    lambda do |env|
+      sha = Digest::SHA256.new
+      while (piece = env["rack.input"].read(4096))
+        sha << piece
+      end
+      trailer_keys = env.keys.grep(/CHECKSUM/)
+      [200, { "content-type" => "text/plain" },
+       ["#{env['SERVER_PROTOCOL']} #{env['rack.input'].size} #{sha.hexdigest} #{trailer_keys.inspect}"]]
+    end
+  end
+
+  around do |example|
+    Dir.mktmpdir("nettyrack-h2-bodies") do |dir|
+      @dir = dir
+      example.run
+    end
+  end
+
+  def file(name, size, &bytes)
+    path = File.join(@dir, name)
+    File.binwrite(path, bytes.call(size))
+    path
+  end
+
+  def curl_upload(port, path, *args)
+    out, err, status = Open3.capture3("curl", "-sS", "--max-time", "60", "--http2-prior-knowledge",
+                                      "--data-binary", "@#{path}", *args, "http://127.0.0.1:#{port}/upload")
+    raise "curl failed: #{err}" unless status.success?
+
+    out
+  end
+
+  def raw_upload(port, size:, declare:, trailers: nil)
+    PythonClients.run("clients/h2_upload.py", { port: port, size: size, declare: declare, trailers: trailers },
+                      timeout: 40)
+  end
+
+  it "gets a body of many windows, spooled past the body buffer, intact to a slow reader" do
+    upload = file("random.bin", 24 * 1024 * 1024) { |n| Random.new(7).bytes(n) }
+    with_push_server(digest, body_buffer: 64 * 1024) do |port|
+      expect(curl_upload(port, upload))
+        .to eq("HTTP/2 #{File.size(upload)} #{Digest::SHA256.file(upload).hexdigest} []")
+    end
+  end
+
+  it "spools 20 concurrent 20 MB uploads on one connection through a 96 MB heap, temp files deleted" do
+    Dir.mktmpdir("nettyrack-h2-spool") do |spool|
+      upload = file("twenty.bin", 20 << 20) { |n| Random.new(3).bytes(n) }
+      # a 4 MiB window per stream: 80 MiB could be in flight at once if nothing were read
+      child = NettyrackProcess.new("-p", "0", "-t", "4:4", "--body-buffer", "64k", "--max-body-size", "30m",
+                                   "--http2-initial-window", "4m", File.expand_path("../fixtures/upload_size.ru", __dir__),
+                                   env: { "JRUBY_OPTS" => "--dev -J-Xmx96m -J-Djava.io.tmpdir=#{spool}" })
+      port = child.stdout_match(/listening on .*:(\d+)/)[1].to_i
+      out, = Open3.capture2e("timeout", "180", "h2load", "-n", "20", "-c", "1", "-m", "20", "-d", upload,
+                             "http://127.0.0.1:#{port}/up")
+      expect(out).to include("20 succeeded, 0 failed, 0 errored, 0 timeout")
+      expect(out).to include("status codes: 20 2xx")
+      Deadline.wait_until(timeout: 10) { Dir.children(spool).grep(/nettyrack-body/).empty? }
+      expect(Dir.children(spool).grep(/nettyrack-body/)).to be_empty
+      child.signal("TERM")
+      expect(child.wait.exitstatus).to eq(0)
+      expect(child.stderr).not_to include("OutOfMemoryError")
+    ensure
+      child&.kill
+    end
+  end
+
+  it "answers 413 to a body over max_body_size, declared or not, then resets the stream with NO_ERROR" do
+    with_push_server(digest, max_body_size: 1024 * 1024) do |port|
+      declared = raw_upload(port, size: 4 * 1024 * 1024, declare: true)
+      undeclared = raw_upload(port, size: 4 * 1024 * 1024, declare: false)
+      [declared, undeclared].each do |report|
+        expect(report.values_at("status", "body", "reset", "ended")).to eq([413, "413 Request Entity Too Large\n", 0, true])
+        expect(report["sent"]).to be < 4 * 1024 * 1024
+      end
+      expect(declared["sent"]).to be <= 65_535 # refused by its head: at most the first window was sent
+      small = file("small.bin", 1024 * 1024) { |n| "s" * n }
+      expect(curl_upload(port, small)).to start_with("HTTP/2 1048576 ")
+      out, = Open3.capture2("curl", "-sS", "--max-time", "20", "--http1.1", "--data-binary", "@#{file('big.bin', 2 * 1024 * 1024) { |n| 'b' * n }}",
+                            "-w", " %{http_code}", "http://127.0.0.1:#{port}/upload")
+      expect(out).to eq("413 Request Entity Too Large\n 413")
+    end
+  end
+
+  it "gets compressible and incompressible bodies intact at the smallest and the largest initial window" do
+    zeros = file("zeros.bin", 2 * 1024 * 1024) { |n| "\0" * n }
+    random = file("random.bin", 2 * 1024 * 1024) { |n| Random.new(11).bytes(n) }
+    [1024, (2**31) - 1].each do |window|
+      with_push_server(digest, http2_initial_window: window) do |port|
+        out, = Open3.capture2("nghttp", "-n", "-v", "http://127.0.0.1:#{port}/")
+        expect(out).to include("SETTINGS_INITIAL_WINDOW_SIZE(0x04):#{window}")
+        [zeros, random].each do |upload|
+          expect(curl_upload(port, upload))
+            .to eq("HTTP/2 #{File.size(upload)} #{Digest::SHA256.file(upload).hexdigest} []"), "window #{window}"
+        end
+      end
+    end
+  end
+
+  it "reads request trailers and keeps them out of the env" do
+    with_push_server(digest) do |port|
+      report = raw_upload(port, size: 100_000, declare: true, trailers: { "x-checksum" => "abc" })
+      expected = Digest::SHA256.hexdigest(("0123456789abcdef" * 6250))
+      expect(report.values_at("status", "body", "reset")).to eq([200, "HTTP/2 100000 #{expected} []", nil])
+    end
+  end
+end
