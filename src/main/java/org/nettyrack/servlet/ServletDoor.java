@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.Semaphore;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.FailureResponse;
@@ -16,7 +17,8 @@ import org.nettyrack.core.ServerConfig;
 /**
  * What {@link RackFilter} and {@link RackServlet} share: the booted application and the static
  * files, kept by {@link RackListener} in a context attribute. A request, on the container's
- * thread: body read in full ({@link RequestBodies}: memory, then a temp file; 413 past
+ * thread: its head checked against the Netty door's limits ({@link HeadLimits}: 414, 431), its
+ * body read in full ({@link RequestBodies}: memory, then a temp file; 413 past
  * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → a wait
  * for one of the app's {@code threads} slots, in arrival order → the bridge, run by the core's
  * {@link FailureResponse#serve} (the Netty door's 500 rules) → the slot freed → an
@@ -25,12 +27,15 @@ import org.nettyrack.core.ServerConfig;
  */
 final class ServletDoor {
     static final String ATTRIBUTE = ServletDoor.class.getName();
-    private static final byte[] TOO_LARGE = "413 Request Entity Too Large\n".getBytes(StandardCharsets.US_ASCII);
+    /** The Netty door's plain-text answers (netty.ErrorResponses) to the requests refused here. */
+    private static final Map<Integer, String> REFUSALS = Map.of(413, "413 Request Entity Too Large\n",
+        414, "414 Request-URI Too Long\n", 431, "431 Request Header Fields Too Large\n");
 
     private final HostedApp app;
     private final ServerConfig config;
     private final ErrorLog errorLog = ErrorLog.stderr();
     private final Upgrades upgrades;
+    private final HeadLimits headLimits;
     /**
      * The container may run hundreds of request threads; at most {@code threads} (the CLI's
      * maximum) run the app at once, admitted first come, first served, as the Netty door's worker
@@ -45,6 +50,7 @@ final class ServletDoor {
         this.statics = statics;
         this.running = new Semaphore(config.maxThreads(), true);
         this.upgrades = new Upgrades(context, config, errorLog);
+        this.headLimits = new HeadLimits(config);
     }
 
     /**
@@ -67,9 +73,10 @@ final class ServletDoor {
 
     /** Runs the Rack application for this request; {@code scriptName}: where the door is mounted. */
     void serve(HttpServletRequest req, HttpServletResponse resp, String scriptName) throws IOException {
-        RequestBody body = RequestBodies.read(req, config);
+        int refusal = headLimits.refusal(req);
+        RequestBody body = refusal == 0 ? RequestBodies.read(req, config) : null;
         if (body == null) {
-            tooLarge(resp);
+            refuse(resp, refusal == 0 ? 413 : refusal);
             return;
         }
         try {
@@ -92,12 +99,14 @@ final class ServletDoor {
         }
     }
 
-    private static void tooLarge(HttpServletResponse resp) throws IOException {
-        resp.setStatus(413);
+    /** Answers a request the door will not run, and closes its connection (its body is unread). */
+    private static void refuse(HttpServletResponse resp, int status) throws IOException {
+        byte[] text = REFUSALS.get(status).getBytes(StandardCharsets.US_ASCII);
+        resp.setStatus(status);
         resp.setContentType("text/plain");
         resp.setHeader("connection", "close");
-        resp.setContentLength(TOO_LARGE.length);
-        resp.getOutputStream().write(TOO_LARGE);
+        resp.setContentLength(text.length);
+        resp.getOutputStream().write(text);
     }
 
     /** Thrown to the container so it closes the connection of a response that could not be finished. */
