@@ -90,8 +90,8 @@ RSpec.describe Nettyrack::HostedApp do
 
   it "logs the limits a container sets itself as ignored" do
     write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
-    boot("max-header-size" => "8k")
-    expect(log).to eq(["max-header-size=8k ignored: in a servlet container the container's own settings apply"])
+    boot("write-timeout" => "5", "max-header-size" => "8k")
+    expect(log).to eq(["write-timeout=5 ignored: in a servlet container the container's own settings apply"])
   end
 
   it "names a bad limit" do

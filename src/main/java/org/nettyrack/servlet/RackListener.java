@@ -7,6 +7,8 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.nettyrack.core.HostedApp;
 
 /**
@@ -20,6 +22,9 @@ import org.nettyrack.core.HostedApp;
  *
  * <p>A boot failure (no config.ru, a syntax error, a bad param) is one line in the container's
  * log, and the exception thrown here fails the deployment.
+ *
+ * <p>Booting and stopping run Ruby, so they run on a thread of their own that ends with them:
+ * JRuby's thread locals must not stay on the container's thread (see {@link ServletDoor}).
  */
 public final class RackListener implements ServletContextListener {
     private HostedApp app;
@@ -40,8 +45,9 @@ public final class RackListener implements ServletContextListener {
             }
             HostedApp.Booter booter = ServiceLoader.load(HostedApp.Booter.class, context.getClassLoader()).findFirst()
                 .orElseThrow(() -> new HostedApp.BootFailure("the nettyrack jar (org.nettyrack.jruby) is not in WEB-INF/lib"));
-            app = booter.boot(new HostedApp.Settings(params, root, context.getClassLoader(),
-                Map.of("$servlet_context", context), line -> context.log("nettyrack: " + line)));
+            HostedApp.Settings settings = new HostedApp.Settings(params, root, context.getClassLoader(),
+                Map.of("$servlet_context", context), line -> context.log("nettyrack: " + line));
+            app = onOwnThread("nettyrack boot", () -> booter.boot(settings));
             context.setAttribute(ServletDoor.ATTRIBUTE,
                 new ServletDoor(app, context, new StaticFiles(context, params.get("public.root"))));
         } catch (HostedApp.BootFailure e) {
@@ -59,9 +65,44 @@ public final class RackListener implements ServletContextListener {
             ((ServletDoor) door).close();
         }
         if (app != null) {
-            app.close();
+            HostedApp stopping = app;
             app = null;
+            onOwnThread("nettyrack stop", () -> {
+                stopping.close();
+                return null;
+            });
         }
+    }
+
+    /** Runs the work on a new thread (the caller's context class loader) and waits for it. */
+    private static <T> T onOwnThread(String name, Supplier<T> work) {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        Thread thread = new Thread(() -> {
+            try {
+                result.set(work.get());
+            } catch (RuntimeException e) {
+                failure.set(e);
+            }
+        }, name);
+        thread.setContextClassLoader(Thread.currentThread().getContextClassLoader());
+        thread.start();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        return result.get();
     }
 
     private static void warnAboutRuntimes(ServletContext context, String value) {

@@ -6,45 +6,59 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Semaphore;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.HostedApp;
 import org.nettyrack.core.RequestBody;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.WorkerPool;
 
 /**
  * What {@link RackFilter} and {@link RackServlet} share: the booted application and the static
  * files, kept by {@link RackListener} in a context attribute. A request, on the container's
- * thread: body read in full ({@link RequestBodies}: memory, then a temp file; 413 past
- * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → a wait
- * for one of the app's {@code threads} slots, in arrival order → the bridge, run by the core's
- * {@link FailureResponse#serve} (the Netty door's 500 rules) → the slot freed → an
- * accepted upgrade goes to {@link Upgrades} (WebSocket, SSE); a response that had to be cut is an exception
- * thrown to the container, which then closes the connection instead of completing it.
+ * thread: its head checked against the Netty door's limits ({@link HeadLimits}: 414, 431), its
+ * body read in full ({@link RequestBodies}: memory, then a temp file; 413 past
+ * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → the
+ * door's own worker pool ({@code threads} workers, requests taken in arrival order, as the Netty
+ * door's), which runs the bridge through the core's {@link FailureResponse#serve} (the Netty
+ * door's 500 rules) while the container's thread waits → an accepted upgrade goes to
+ * {@link Upgrades} (WebSocket, SSE), on the container's thread; a response that had to be cut is
+ * an exception thrown to the container, which then closes the connection instead of completing it.
+ *
+ * <p>Ruby runs only on the door's workers, never on the container's threads: JRuby leaves
+ * thread locals (its string and load-path caches) on every thread that runs Ruby, and on a
+ * container thread, which outlives the web app, they would keep the web app's class loader, and
+ * all of JRuby's classes in metaspace, after an undeploy. The workers end with the door.
  */
 final class ServletDoor {
     static final String ATTRIBUTE = ServletDoor.class.getName();
-    private static final byte[] TOO_LARGE = "413 Request Entity Too Large\n".getBytes(StandardCharsets.US_ASCII);
+    /** The Netty door's plain-text answers (netty.ErrorResponses) to the requests refused here. */
+    private static final Map<Integer, String> REFUSALS = Map.of(413, "413 Request Entity Too Large\n",
+        414, "414 Request-URI Too Long\n", 431, "431 Request Header Fields Too Large\n",
+        503, "503 Service Unavailable\n");
 
     private final HostedApp app;
     private final ServerConfig config;
     private final ErrorLog errorLog = ErrorLog.stderr();
     private final Upgrades upgrades;
+    private final HeadLimits headLimits;
     /**
      * The container may run hundreds of request threads; at most {@code threads} (the CLI's
-     * maximum) run the app at once, admitted first come, first served, as the Netty door's worker
-     * pool takes its queue: a fair semaphore, so no connection is passed over while others loop.
+     * maximum) run the app at once, the others queued first come, first served.
      */
-    private final Semaphore running;
+    private final WorkerPool workers;
     final StaticFiles statics;
 
     ServletDoor(HostedApp app, ServletContext context, StaticFiles statics) {
         this.app = app;
         this.config = app.config();
         this.statics = statics;
-        this.running = new Semaphore(config.maxThreads(), true);
+        this.workers = new WorkerPool(config.minThreads(), config.maxThreads(), Integer.MAX_VALUE);
         this.upgrades = new Upgrades(context, config, errorLog);
+        this.headLimits = new HeadLimits(config);
     }
 
     /**
@@ -53,6 +67,11 @@ final class ServletDoor {
      */
     void close() {
         upgrades.close();
+        try {
+            workers.shutdown(config.shutdownTimeoutMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The door {@link RackListener} set up for this web app. */
@@ -67,19 +86,18 @@ final class ServletDoor {
 
     /** Runs the Rack application for this request; {@code scriptName}: where the door is mounted. */
     void serve(HttpServletRequest req, HttpServletResponse resp, String scriptName) throws IOException {
-        RequestBody body = RequestBodies.read(req, config);
+        int refusal = headLimits.refusal(req);
+        RequestBody body = refusal == 0 ? RequestBodies.read(req, config) : null;
         if (body == null) {
-            tooLarge(resp);
+            refuse(resp, refusal == 0 ? 413 : refusal);
             return;
         }
         try {
             ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, upgrades);
             ServletResponseSink sink = new ServletResponseSink(resp, "HEAD".equals(req.getMethod()), request.upgrade());
-            running.acquireUninterruptibly();
-            try {
-                FailureResponse.serve(app.handler(), request, sink, errorLog);
-            } finally {
-                running.release();
+            if (!runOnWorker(() -> FailureResponse.serve(app.handler(), request, sink, errorLog))) {
+                refuse(resp, 503);
+                return;
             }
             if (sink.acceptedEndpoint() != null) {
                 upgrades.start(req, resp, request.upgrade(), sink.acceptedStatus(), sink.acceptedHeaders(),
@@ -92,12 +110,32 @@ final class ServletDoor {
         }
     }
 
-    private static void tooLarge(HttpServletResponse resp) throws IOException {
-        resp.setStatus(413);
+    /** Runs the task on a worker and waits for it; false when the door is stopping. */
+    private boolean runOnWorker(Runnable task) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            workers.execute(() -> {
+                try {
+                    task.run();
+                } finally {
+                    done.complete(null);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+        done.join();
+        return true;
+    }
+
+    /** Answers a request the door will not run, and closes its connection (its body is unread). */
+    private static void refuse(HttpServletResponse resp, int status) throws IOException {
+        byte[] text = REFUSALS.get(status).getBytes(StandardCharsets.US_ASCII);
+        resp.setStatus(status);
         resp.setContentType("text/plain");
         resp.setHeader("connection", "close");
-        resp.setContentLength(TOO_LARGE.length);
-        resp.getOutputStream().write(TOO_LARGE);
+        resp.setContentLength(text.length);
+        resp.getOutputStream().write(text);
     }
 
     /** Thrown to the container so it closes the connection of a response that could not be finished. */

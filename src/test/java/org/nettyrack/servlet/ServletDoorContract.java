@@ -188,6 +188,13 @@ abstract class ServletDoorContract {
         assertFalse(response.body().contains("RELEASE = Queue.new"), response.body());
     }
 
+    /** JRuby's thread locals must not stay on the container's threads, which outlive the web app. */
+    @Test
+    void appRunsOnTheDoorsWorkersNotTheContainersThreads() throws Exception {
+        String thread = send(HttpRequest.newBuilder(url("thread"))).body();
+        assertTrue(thread.startsWith("nettyrack-worker-"), thread);
+    }
+
     @Test
     void servletObjectsAreInTheEnv() throws Exception {
         assertEquals("GET /app/servlet true /app\n", send(HttpRequest.newBuilder(url("servlet"))).body());

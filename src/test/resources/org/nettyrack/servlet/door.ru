@@ -144,6 +144,8 @@ run lambda { |env|
     [200, { "content-type" => "text/plain" }, FailsAtOnce.new]
   when "/fails-halfway"
     [200, { "content-type" => "text/plain" }, FailsHalfway.new]
+  when "/thread"
+    [200, { "content-type" => "text/plain" }, [java.lang.Thread.currentThread.getName]]
   when "/servlet"
     request = env["java.servlet_request"]
     response = env["java.servlet_response"]

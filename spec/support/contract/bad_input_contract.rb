@@ -1,0 +1,39 @@
+# frozen_string_literal: true
+
+# Hostile and broken input over a real socket, with ContractDoors::LIMITS: each gets its status
+# and a closed connection, the app never sees it, and the door serves on.
+# Where a container's own parser answers first, and differently (both ways RFC 9112 allows):
+#   Jetty answers a request line of garbage 400 and closes without a Connection: close header;
+#   Tomcat reads Transfer-Encoding over Content-Length (RFC 9112 6.3: the server MAY process the
+#   chunked body), runs the request, and closes the connection after it.
+CONTAINER_ANSWERS = {
+  [:jetty, "a request line of garbage"] => { close_header: false },
+  [:tomcat, "Content-Length with Transfer-Encoding (smuggling)"] => { status: 200, app_calls: 1 },
+}.freeze
+
+RSpec.shared_examples "the bad input contract" do
+  {
+    "Content-Length with Transfer-Encoding (smuggling)" =>
+      ["POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400],
+    "two Content-Length headers" => ["POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nab", 400],
+    "an invalid Content-Length" => ["POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n", 400],
+    "a request line of garbage" => ["\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 400],
+    "a URI over the limit" => ["GET %s#{'a' * 2000} HTTP/1.1\r\nHost: x\r\n\r\n", 414],
+    "a header block over the limit" => ["GET %s HTTP/1.1\r\nHost: x\r\nX-Big: #{'b' * 3000}\r\n\r\n", 431],
+    "too many headers" => ["GET %s HTTP/1.1\r\nHost: x\r\n#{(1..30).map { |i| "X-H#{i}: v\r\n" }.join}\r\n", 431],
+    "a body over the limit" => ["POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n", 413],
+    "a chunked body growing over the limit" =>
+      ["POST %s HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n#{"2710\r\n#{'z' * 10_000}\r\n" * 2}0\r\n\r\n", 413],
+    "bad chunk framing" => ["POST %s HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", 400],
+  }.each do |what, (request, status)|
+    it "answers #{what} with #{status} (or as its container does)" do
+      answer = CONTAINER_ANSWERS.fetch([@door.kind, what], {})
+      before = calls
+      reply = raw(request.b.sub("%s", target("/")))
+      expect(reply).to start_with("HTTP/1.1 #{answer.fetch(:status, status)} ")
+      expect(reply.downcase).to include("connection: close") if answer.fetch(:close_header, true)
+      expect(calls).to eq(before + answer.fetch(:app_calls, 0))
+      expect(get("/").body).to eq("fine")
+    end
+  end
+end

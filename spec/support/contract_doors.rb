@@ -1,0 +1,147 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "tmpdir"
+require_relative "nettyrack_process"
+require_relative "war_helpers"
+
+# The doors the Rack contract specs (spec/contract) run against, each serving
+# spec/fixtures/contract_app with the same LIMITS, started once per spec file:
+#   netty   bin/nettyrack with the limits as CLI flags, at the root (SCRIPT_NAME "")
+#   jetty   the WAR `nettyrack war` builds from the app (limits in its config/warble.rb), deployed
+#   tomcat  at /shop in embedded Jetty 12 ee10 or Tomcat 11 by org.nettyrack.servlet.ServeWar, the
+#           JUnit tests' own containers (src/test), run on the test class path Maven resolves
+# The WAR and the class path are made once per RSpec run, under target/contract.
+module ContractDoors
+  ROOT = File.expand_path("../..", __dir__)
+  APP = File.join(ROOT, "spec/fixtures/contract_app")
+  WORK = File.join(ROOT, "target/contract")
+  CONTEXT = "/shop"
+  LIMITS = { "max-uri-length" => 1024, "max-header-size" => 2048, "max-headers" => 20, "max-body-size" => 10_000 }.freeze
+  # Jetty 12 needs SLF4J 2; the test class path has Jedis' 1.7 (pom.xml's Surefire setup swaps them too).
+  SLF4J = %w[org.slf4j:slf4j-api:2.0.18 org.slf4j:slf4j-nop:2.0.18].freeze
+  BOOT_TIMEOUT = 240
+
+  # One running door: where to reach it and what it is.
+  class Door
+    attr_reader :kind, :port, :script_name
+
+    def initialize(kind, command, env = {})
+      @kind = kind
+      @command = command
+      @env = env
+    end
+
+    def container? = kind != :netty
+
+    def start
+      @child = NettyrackProcess.new(*@command.drop(1), command: [@command.first], chdir: ROOT,
+                                                       env: @env)
+      url = @child.stdout_match(%r{(?:listening on|serving) http://127\.0\.0\.1:(\d+)(/\S*)?}, timeout: BOOT_TIMEOUT)
+      @port = Integer(url[1])
+      @script_name = url[2].to_s.chomp("/")
+      self
+    end
+
+    # The match of +pattern+ in what the door logs (its stderr), once it appears.
+    def log_match(pattern, timeout: 30) = @child.stderr_match(pattern, timeout: timeout)
+
+    def stop
+      return unless @child
+
+      @child.signal("TERM")
+      @child.wait(timeout: 60)
+    ensure
+      @child&.kill
+    end
+  end
+
+  module_function
+
+  def door(kind)
+    case kind
+    when :netty
+      flags = LIMITS.flat_map { |name, value| ["--#{name}", value.to_s] }
+      Door.new(:netty, [RbConfig.ruby, NettyrackProcess::BIN, "-b", "tcp://127.0.0.1:0", "-t", "2:4",
+                        "-e", "production", *flags, File.join(APP, "config.ru")])
+    when :jetty, :tomcat
+      java = File.join(ENV_JAVA["java.home"], "bin", "java")
+      Door.new(kind, [java, *WarHelpers::QUICK_JVM, "-Djava.io.tmpdir=#{tmpdir(kind)}", "-cp", classpath,
+                      "org.nettyrack.servlet.ServeWar", kind.to_s, war, CONTEXT], WarHelpers::OUTSIDE_BUNDLER)
+    end
+  end
+
+  def tmpdir(kind)
+    File.join(WORK, "tmp-#{kind}").tap { |dir| FileUtils.rm_rf(dir) && FileUtils.mkdir_p(dir) }
+  end
+
+  # The WAR of the contract app, with LIMITS as context params (config.webxml in config/warble.rb).
+  def war
+    @war ||= begin
+      app = File.join(WORK, "app")
+      FileUtils.rm_rf(app)
+      FileUtils.mkdir_p(File.join(app, "config"))
+      FileUtils.cp_r(Dir[File.join(APP, "*")], app)
+      params = LIMITS.map { |name, value| "  config.webxml[#{name.inspect}] = #{value}\n" }.join
+      File.write(File.join(app, "config/warble.rb"), "Warbler::Config.new do |config|\n#{params}end\n")
+      path = File.join(WORK, "contract.war")
+      status, out, err = Object.new.extend(WarHelpers).nettyrack_war(app, "-o", path)
+      raise "nettyrack war failed (#{status}): #{out}#{err}" unless status.zero?
+
+      path
+    end
+  end
+
+  # target/test-classes (compiled if stale) and the test-scope jars, SLF4J 2 instead of 1.7 and
+  # without the provided ones (JRuby, the servlet API): the containers bring their API, the WAR its JRuby.
+  def classpath
+    @classpath ||= begin
+      file = File.join(WORK, "test.classpath")
+      mvn = ["nr_mvn -q test-compile dependency:build-classpath -Dmdep.includeScope=test",
+             "-Dmdep.excludeScope=provided -Dmdep.excludeArtifactIds=slf4j-api,slf4j-nop -Dmdep.outputFile=#{file}",
+             *SLF4J.map { |artifact| "&& nr_mvn -q dependency:copy -Dartifact=#{artifact} -DoutputDirectory=#{WORK}/slf4j" }]
+      script = ". script/lib/toolchain.sh && #{mvn.join(' ')}"
+      system(WarHelpers::OUTSIDE_BUNDLER, "bash", "-c", script, chdir: ROOT, out: File::NULL, exception: true)
+      [File.join(ROOT, "target/test-classes"), File.read(file).strip, *Dir[File.join(WORK, "slf4j/*.jar")]].join(":")
+    end
+  end
+end
+
+# For the contract's examples: requests to the door under test (@door, set by the spec file's
+# before(:context)), paths given below its SCRIPT_NAME.
+module ContractRequests
+  def target(path) = "#{@door.script_name}#{path}"
+
+  def get(path, headers = {})
+    Net::HTTP.start("127.0.0.1", @door.port, open_timeout: 10, read_timeout: 30) { |http| http.get(target(path), headers) }
+  end
+
+  def post(path, body, headers = {})
+    Net::HTTP.start("127.0.0.1", @door.port, open_timeout: 10, read_timeout: 30) do |http|
+      http.post(target(path), body, headers)
+    end
+  end
+
+  def env_at(path, headers = {})
+    response = get(path, headers)
+    expect(response.code).to eq("200"), response.body
+    JSON.parse(response.body)
+  end
+
+  # Sends raw bytes and returns what the door wrote back: everything up to the end of the
+  # connection (the write side half-closed), or, with +upto+, up to that pattern on a
+  # connection left open; bounded by +timeout+ seconds either way.
+  def raw(data, upto: nil, timeout: 10)
+    socket = TCPSocket.new("127.0.0.1", @door.port)
+    socket.write(data)
+    socket.close_write unless upto
+    out = +""
+    limit = Deadline.now + timeout
+    nil while !(upto && out.match?(upto)) && Deadline.read_some(socket, out, limit)
+    out
+  ensure
+    socket&.close
+  end
+
+  def calls = Integer(get("/calls").body)
+end
