@@ -51,6 +51,11 @@ module RailsBench
     row["rss_mb"] = server.rss_mb
     row["stop_s"] = stop_under_load(server)
     row["dyno"] = { "limit_mb" => DYNO_MB, "peak_mb" => dyno.peak_mb, "oom_kills" => dyno.oom_kills } if dyno
+    if dyno&.oom_kills&.positive?
+      served = row["curve"].take_while { |r| r["rps"].positive? }.size * 10
+      return { "server" => name, "failed" => "killed by the kernel for going past #{DYNO_MB} MB after about #{served} s " \
+                                           "of load (warm-up req/s: #{row['curve'].map { |r| r['rps'].round }.join(' ')})" }
+    end
     log "#{name}: #{row['runs'].transform_values { |r| r['rps'].round }.inspect}, RSS #{row['rss_mb']} MB"
     row
   rescue StandardError => e
