@@ -22,6 +22,7 @@ module Nettyrack
 
     MIB = 1024 * 1024
     HEAP_CAP = 512 * MIB
+    SMALL_MEMORY = 768 * MIB
 
     SETTINGS = [
       # The JVM's default heap is a quarter of the machine's memory (6 GB on a 24 GB box), and
@@ -30,6 +31,13 @@ module Nettyrack
       # 256 MB, where Heroku's own JAVA_OPTS say -Xmx300m, which then wins).
       Setting.new(/\A-Xmx|\A-XX:MaxHeapSize=|MaxRAMPercentage|\A-XX:MaxRAM=/,
                   ->(memory) { "-Xmx#{[HEAP_CAP, memory / 2].min / MIB}m" }, 8),
+      # In a container of 768 MB or less (a 512 MB Heroku dyno), C1 only. C2's compilations of
+      # JRuby's code (arenas of up to 60 MB each) and its larger code took the Rails example past
+      # a 512 MB memory cgroup after about 80 s of load, with Heroku's own -Xmx300m; with C1
+      # only it stayed at 327 MB RSS. C1 peaks at about half of C2's throughput: a bigger dyno
+      # (or -J-XX:TieredStopAtLevel=4) gets it back.
+      Setting.new(/TieredStopAtLevel|TieredCompilation/,
+                  ->(memory) { "-XX:TieredStopAtLevel=1" if memory <= SMALL_MEMORY }, 8),
       # 8-byte object headers instead of 12-16 (a product feature since Java 25): less heap.
       Setting.new(/UseCompactObjectHeaders/, "-XX:+UseCompactObjectHeaders", 25),
       # Netty loads its native transport; Java 22+ warns at boot unless told this is intended.

@@ -16,8 +16,19 @@ RSpec.describe Nettyrack::JvmTuning do
   end
 
   it "gives the heap at most half of the memory the machine or container has" do
-    expect(described_class.missing([], 17, gib / 2, {})).to eq(["-Xmx256m"])
+    expect(described_class.missing([], 17, gib / 2, {})).to eq(["-Xmx256m", "-XX:TieredStopAtLevel=1"])
     expect(described_class.missing([], 17, 1000 * 1024 * 1024, {})).to eq(["-Xmx500m"])
+  end
+
+  it "compiles with C1 only in a container of 768 MB or less, unless the user chose a tier" do
+    expect(described_class.missing([], 25, 768 * 1024 * 1024, {})).to include("-XX:TieredStopAtLevel=1")
+    expect(described_class.missing([], 25, 769 * 1024 * 1024, {})).not_to include("-XX:TieredStopAtLevel=1")
+    expect(described_class.missing([], 25, gib / 2, "JAVA_OPTS" => "-Xmx300m -Xss512k")).to eq(
+      ["-XX:TieredStopAtLevel=1", "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"]
+    )
+    expect(described_class.missing([], 25, gib / 2, "JRUBY_OPTS" => "-J-XX:TieredStopAtLevel=4"))
+      .not_to include("-XX:TieredStopAtLevel=1")
+    expect(described_class.missing(["-XX:-TieredCompilation"], 25, gib / 2, {})).not_to include("-XX:TieredStopAtLevel=1")
   end
 
   it "adds nothing of a family the user set, however: JVM arguments, JAVA_OPTS, JRUBY_OPTS" do
