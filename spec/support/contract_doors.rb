@@ -145,3 +145,17 @@ module ContractRequests
 
   def calls = Integer(get("/calls").body)
 end
+
+# The whole contract against one door (:netty, :jetty or :tomcat), booted once for all of it:
+# what each of spec/contract/*_door_spec.rb runs.
+RSpec.shared_examples "the whole Rack contract" do |kind|
+  include ContractRequests
+
+  before(:context) { @door = ContractDoors.door(kind).start }
+  after(:context) { @door&.stop }
+
+  it_behaves_like "the Rack env contract"
+  it_behaves_like "the response body contract"
+  it_behaves_like "the app error contract"
+  it_behaves_like "the bad input contract"
+end
