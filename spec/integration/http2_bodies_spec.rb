@@ -11,6 +11,7 @@ require "tmpdir"
 # answer however the stream ends); request trailers are read and dropped.
 RSpec.describe "HTTP/2 request bodies" do
   include PushServerHelpers
+  include SpoolingServer
 
   # Reads the body in small pieces, as a slow app would, and answers its length and digest.
   let(:digest) do
@@ -60,24 +61,13 @@ RSpec.describe "HTTP/2 request bodies" do
   end
 
   it "spools 20 concurrent 20 MB uploads on one connection through a 96 MB heap, temp files deleted" do
-    Dir.mktmpdir("nettyrack-h2-spool") do |spool|
-      upload = file("twenty.bin", 20 << 20) { |n| Random.new(3).bytes(n) }
-      # a 4 MiB window per stream: 80 MiB could be in flight at once if nothing were read
-      child = NettyrackProcess.new("-p", "0", "-t", "4:4", "--body-buffer", "64k", "--max-body-size", "30m",
-                                   "--http2-initial-window", "4m", File.expand_path("../fixtures/upload_size.ru", __dir__),
-                                   env: { "JRUBY_OPTS" => "--dev -J-Xmx96m -J-Djava.io.tmpdir=#{spool}" })
-      port = child.stdout_match(/listening on .*:(\d+)/)[1].to_i
+    upload = file("twenty.bin", 20 << 20) { |n| Random.new(3).bytes(n) }
+    # a 4 MiB window per stream: 80 MiB could be in flight at once if nothing were read
+    with_spooling_server("--http2-initial-window", "4m") do |port|
       out, = Open3.capture2e("timeout", "180", "h2load", "-n", "20", "-c", "1", "-m", "20", "-d", upload,
                              "http://127.0.0.1:#{port}/up")
       expect(out).to include("20 succeeded, 0 failed, 0 errored, 0 timeout")
       expect(out).to include("status codes: 20 2xx")
-      Deadline.wait_until(timeout: 10) { Dir.children(spool).grep(/nettyrack-body/).empty? }
-      expect(Dir.children(spool).grep(/nettyrack-body/)).to be_empty
-      child.signal("TERM")
-      expect(child.wait.exitstatus).to eq(0)
-      expect(child.stderr).not_to include("OutOfMemoryError")
-    ensure
-      child&.kill
     end
   end
 

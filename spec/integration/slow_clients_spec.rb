@@ -7,6 +7,8 @@ require "tmpdir"
 # Slow and greedy clients over real sockets: each is contained, and an ordinary client is still
 # served. How fast that ordinary client is served is measured in bench/, not here.
 RSpec.describe "slow and greedy clients" do
+  include SpoolingServer
+
   let(:app) do
     lambda do |env|
       input = env["rack.input"].read
@@ -127,11 +129,7 @@ RSpec.describe "slow and greedy clients" do
   end
 
   it "spools big uploads to disk: 40 concurrent 25 MB uploads through a 96 MB heap, temp files deleted" do
-    Dir.mktmpdir("nettyrack-spool") do |spool|
-      child = NettyrackProcess.new("-p", "0", "-t", "4:4", "--body-buffer", "64k", "--max-body-size", "30m",
-                                   File.expand_path("../fixtures/upload_size.ru", __dir__),
-                                   env: { "JRUBY_OPTS" => "--dev -J-Xmx96m -J-Djava.io.tmpdir=#{spool}" })
-      port = child.stdout_match(/listening on .*:(\d+)/)[1].to_i
+    with_spooling_server do |port|
       chunk = Random.new(7).bytes(1 << 20)
       results = Array.new(40) do
         Thread.new do
@@ -144,13 +142,6 @@ RSpec.describe "slow and greedy clients" do
         end
       end.map(&:value)
       expect(results).to all(start_with("HTTP/1.1 200 OK").and(end_with("#{25 << 20} File\n")))
-      Deadline.wait_until(timeout: 10) { Dir.children(spool).grep(/nettyrack-body/).empty? }
-      expect(Dir.children(spool).grep(/nettyrack-body/)).to be_empty
-      child.signal("TERM")
-      expect(child.wait.exitstatus).to eq(0)
-      expect(child.stderr).not_to include("OutOfMemoryError")
-    ensure
-      child&.kill
     end
   end
 
