@@ -9,6 +9,7 @@ import io.netty.channel.DefaultChannelId;
 import io.netty.channel.FileRegion;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
@@ -70,6 +71,12 @@ final class PipelineHarness {
         channel.writeInbound(Unpooled.wrappedBuffer(bytes));
         channel.runPendingTasks();
         return output();
+    }
+
+    /** Moves the channel's clock on by +millis+ and runs the timers that came due. */
+    void elapse(long millis) {
+        channel.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
+        channel.runScheduledPendingTasks();
     }
 
     String output() {

@@ -24,8 +24,7 @@ class RequestTimeoutsTest {
     void aHeadThatTakesTooLongGets408() {
         PipelineHarness h = harness();
         h.exchange("GET / HTTP/1.1\r\nHo");
-        h.channel.advanceTimeBy(1_001, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(1_001);
         assertEquals("HTTP/1.1 408 Request Timeout", PipelineHarness.statusLine(h.output()));
         assertFalse(h.channel.isOpen());
     }
@@ -34,11 +33,9 @@ class RequestTimeoutsTest {
     void anIdleKeepAliveConnectionIsClosedQuietly() {
         PipelineHarness h = harness();
         h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-        h.channel.advanceTimeBy(4_000, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(4_000);
         assertTrue(h.channel.isOpen(), "the keep-alive timeout, not the header timeout, applies");
-        h.channel.advanceTimeBy(1_001, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(1_001);
         assertEquals("", h.output());
         assertFalse(h.channel.isOpen());
     }
@@ -69,11 +66,9 @@ class RequestTimeoutsTest {
         PipelineHarness h = harness();
         h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
         h.channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
-        h.channel.advanceTimeBy(RequestTimeouts.DRAIN_GRACE_MILLIS - 1, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(RequestTimeouts.DRAIN_GRACE_MILLIS - 1);
         assertTrue(h.channel.isOpen());
-        h.channel.advanceTimeBy(1, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(1);
         assertEquals("", h.output());
         assertFalse(h.channel.isOpen());
     }
@@ -87,8 +82,7 @@ class RequestTimeoutsTest {
             });
         h.exchange("GET / HTTP/1.1\r\nHo");
         h.channel.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN);
-        h.channel.advanceTimeBy(RequestTimeouts.DRAIN_GRACE_MILLIS * 2, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(RequestTimeouts.DRAIN_GRACE_MILLIS * 2);
         assertTrue(h.channel.isOpen(), "the header timeout, not the drain grace, applies");
     }
 
@@ -96,8 +90,7 @@ class RequestTimeoutsTest {
     void aRequestWithTheAppIsNotTimed() {
         PipelineHarness h = new PipelineHarness(config, new EchoHandler(), task -> true);
         h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-        h.channel.advanceTimeBy(60, TimeUnit.SECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(60_000);
         assertTrue(h.channel.isOpen());
     }
 
@@ -106,12 +99,10 @@ class RequestTimeoutsTest {
         PipelineHarness h = harness();
         for (int i = 0; i < 3; i++) { // a timer left from an earlier idle spell must not close it early
             h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-            h.channel.advanceTimeBy(4_000, TimeUnit.MILLISECONDS);
-            h.channel.runScheduledPendingTasks();
+            h.elapse(4_000);
             assertTrue(h.channel.isOpen(), "request " + i);
         }
-        h.channel.advanceTimeBy(1_001, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(1_001);
         assertFalse(h.channel.isOpen());
     }
 
@@ -119,11 +110,9 @@ class RequestTimeoutsTest {
     void aHeadTimeoutShorterThanTheIdleOneStillFiresOnTime() {
         PipelineHarness h = harness();
         h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-        h.channel.advanceTimeBy(1_000, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(1_000);
         h.exchange("GET /slow HTTP/1.1\r\nHo"); // pending idle timer: 4 s away; the head's: 1 s
-        h.channel.advanceTimeBy(1_001, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(1_001);
         assertTrue(h.output().contains("408 Request Timeout"), h.output());
         assertFalse(h.channel.isOpen());
     }
@@ -136,14 +125,11 @@ class RequestTimeoutsTest {
                 return true;
             });
         h.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
-        h.channel.advanceTimeBy(10_000, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(10_000);
         h.exchange("GET /slow HTTP/1.1\r\nHo"); // the idle timer (10 s away) fires first and follows on
-        h.channel.advanceTimeBy(29_000, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(29_000);
         assertTrue(h.channel.isOpen(), "the idle timer must not close a connection sending its head");
-        h.channel.advanceTimeBy(1_001, TimeUnit.MILLISECONDS);
-        h.channel.runScheduledPendingTasks();
+        h.elapse(1_001);
         assertTrue(h.output().contains("408 Request Timeout"), h.output());
         assertFalse(h.channel.isOpen());
     }
