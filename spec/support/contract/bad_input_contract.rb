@@ -36,4 +36,17 @@ RSpec.shared_examples "the bad input contract" do
       expect(get("/").body).to eq("fine")
     end
   end
+
+  # LIMITS less a little each: a 1,000-byte request line (1,024), 20 fields (20), a header
+  # block of about 1.8 KB (2,048) and a 9,999-byte body of random bytes (10,000).
+  it "serves a request just under every head and body limit" do
+    before = calls
+    line_rest = "POST  HTTP/1.1".bytesize + target("/").bytesize + 1
+    path = "#{target('/')}?#{'q' * (1000 - line_rest)}"
+    fields = (1..18).map { |i| "X-H#{i}: #{'v' * 90}\r\n" }.join # with Host and Content-Length: 20
+    body = Random.new(5).bytes(9_999)
+    reply = raw("POST #{path} HTTP/1.1\r\nHost: x\r\n#{fields}Content-Length: #{body.bytesize}\r\n\r\n".b + body)
+    expect(reply).to start_with("HTTP/1.1 200 ").and end_with("fine")
+    expect(calls).to eq(before + 1)
+  end
 end
