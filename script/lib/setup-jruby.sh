@@ -11,7 +11,7 @@
 NR_DEB_GEMS=/usr/share/rubygems-integration/all
 NR_VENDOR_RUBY=/usr/lib/ruby/vendor_ruby
 NR_RUBY_PKGS="ruby-rack ruby-rack-test ruby-rspec ruby-minitest ruby-sinatra ruby-rails ruby-concurrent
-  ruby-redis ruby-sequel ruby-websocket-driver"
+  ruby-redis ruby-sequel ruby-websocket-driver ruby-actioncable ruby-nio4r"
 # Benchmarks and tests (puma: Debian's, for CRuby; python3-venv: script/lib/python.sh; chromium: browser specs;
 # nginx with its stream module, and haproxy: PROXY protocol senders, which the specs run as their own processes;
 # Debian also starts their system services on install unless a policy-rc.d forbids it, as in containers)
@@ -89,8 +89,10 @@ nr_jruby() {
 nr_shim_recipe() {
   {
     echo "jruby $NR_JRUBY_VERSION java $NR_JAVA_HOME"
-    declare -f nr_shim_vendor_ruby_gems nr_shim_websocket_driver nr_shim_concurrent_ruby nr_shim_rails_test_stubs
-    ls "$NR_DEB_GEMS/specifications" /usr/share/rubygems-integration/3.1.0/specifications 2>/dev/null
+    declare -f nr_shim_vendor_ruby_gems nr_shim_websocket_driver nr_shim_concurrent_ruby nr_shim_rails_test_stubs \
+      nr_shim_nio4r
+    ls "$NR_DEB_GEMS/specifications" /usr/share/rubygems-integration/3.1.0/specifications \
+      /usr/lib/*/rubygems-integration/*/specifications 2>/dev/null
   } | sha256sum | cut -d' ' -f1
 }
 
@@ -109,6 +111,7 @@ nr_gem_shim() {
   nr_shim_websocket_driver "$tmp"
   nr_shim_concurrent_ruby "$tmp"
   nr_shim_rails_test_stubs "$tmp"
+  nr_shim_nio4r "$tmp"
   echo "$recipe" >"$tmp/.recipe"
   rm -rf "$NR_SHIM"
   mv "$tmp" "$NR_SHIM"
@@ -221,6 +224,22 @@ end
 EOF
         ;;
     esac
+  done
+}
+
+# 3e. nio4r (ActionCable's event loop): Debian ships it in its arch-specific gem dir, outside
+#     GEM_PATH, with only the MRI C extension. Its pure-Ruby selector needs nothing native but must
+#     be asked for (NIO4R_PURE=true; lib/nio.rb checks it before requiring nio4r_ext): link the
+#     gem's Ruby code and copy its spec without `extensions` (nor the "# stub:" header lines that
+#     repeat them), for which RubyGems and Bundler would otherwise find no build and ignore the gem
+#     (and actioncable, which depends on it, with it).
+nr_shim_nio4r() {
+  local out=$1 g n
+  for g in /usr/lib/*/rubygems-integration/*/gems/nio4r-*; do # Debian's arch-specific gem dir
+    n=$(basename "$g")
+    mkdir -p "$out/gems/$n"
+    ln -s "$g/lib" "$out/gems/$n/lib"
+    grep -v -e '\.extensions = ' -e '^# stub: ' "$(dirname "$(dirname "$g")")/specifications/$n.gemspec" >"$out/specifications/$n.gemspec"
   done
 }
 
