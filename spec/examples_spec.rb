@@ -13,6 +13,7 @@ RSpec.describe "examples/" do
     "rails" => { "/" => /hello from Rails 6\.1/, "/json/21" => /"n":42,"engine":"jruby"/ },
     "echo" => { "/" => /open a WebSocket to this address/ },
     "hijack_echo" => { "/" => /hijack_echo: open a WebSocket/ },
+    "cable" => { "/" => %r{<title>nettyrack cable</title>}, "/action_cable.js" => /createConsumer/ },
     "sse_clock" => { "/" => /new EventSource\("\/"\)/ },
     "chat" => { "/" => %r{<title>nettyrack chat</title>}, "/chat.js" => /new WebSocket/ },
   }.each do |name, routes|
