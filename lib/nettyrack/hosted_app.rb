@@ -6,6 +6,7 @@ require_relative "java_config"
 require_relative "app_loader"
 require_relative "pubsub"
 require_relative "publishing"
+require_relative "rails_tuning"
 
 module Nettyrack
   # Boots a web app's Rack application inside a servlet container: the Java side
@@ -35,6 +36,7 @@ module Nettyrack
       config = limits(params, log)
       setting = pubsub_setting(params["pubsub"])
       app = load_app(params, root)
+      RailsTuning.apply
       Nettyrack.pubsub = PubSub.engine(setting) if setting
       [app, config, Nettyrack.pubsub]
     end

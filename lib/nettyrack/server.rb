@@ -4,6 +4,7 @@ require "uri" # Rack 2.2's Rack::Lint checks SERVER_NAME with URI.parse but does
 require_relative "configuration"
 require_relative "control"
 require_relative "java_config"
+require_relative "rails_tuning"
 
 module Nettyrack
   # A nettyrack server inside this JRuby process, for the launcher, the Rack handler and specs:
@@ -47,7 +48,9 @@ module Nettyrack
     end
 
     # Binds every address and starts serving; raises BindError naming an address it could not.
+    # A Rails app loaded by now gets RailsTuning first.
     def start
+      RailsTuning.apply
       @netty.start
       self
     rescue Java::JavaNet::BindException => e
