@@ -21,6 +21,10 @@ module RailsServers
   def all(jruby_opts)
     {
       "nettyrack" => ->(port) { [{ "JRUBY_OPTS" => jruby_opts }, nettyrack(port)] },
+      # Rails exactly as loaded (NETTYRACK_RAILS_TUNING=off): what lib/nettyrack/rails_tuning.rb saves.
+      "nettyrack-untuned" => lambda do |port|
+        [{ "JRUBY_OPTS" => jruby_opts, "NETTYRACK_RAILS_TUNING" => "off" }, nettyrack(port)]
+      end,
       "nettyrack-heroku" => lambda do |port|
         [{ "JRUBY_OPTS" => jruby_opts, "JAVA_OPTS" => HEROKU_JAVA_OPTS, "PORT" => port.to_s },
          ["jruby", "#{ROOT}/bin/nettyrack", "-e", "production", "#{APP}/config.ru"]]

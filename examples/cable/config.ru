@@ -23,6 +23,7 @@ require "action_cable/engine"
 class CableApp < Rails::Application
   config.root = __dir__
   config.eager_load = true # production Rails must: lazily built code races between threads
+  config.cache_classes = true # and must not reload code (a file check and a lock per request)
   config.secret_key_base = "x" * 64
   config.hosts.clear
   config.logger = Logger.new($stderr)

@@ -4,6 +4,9 @@ require "action_controller/railtie"
 
 class MyApp < Rails::Application
   config.eager_load = true # production Rails must: lazily built code races between threads
+  # As a generated app's production.rb says: no code reloading. Without it every request checks
+  # the source files' mtimes and takes Rails' load interlock (ActionDispatch::Reloader, Executor).
+  config.cache_classes = true
   config.secret_key_base = "x" * 64
   config.hosts.clear
   config.logger = Logger.new($stderr)

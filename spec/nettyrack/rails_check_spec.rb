@@ -3,12 +3,13 @@
 require "nettyrack/rails_check"
 
 RSpec.describe Nettyrack::RailsCheck do
-  # A stand-in for ::Rails with an application whose config says eager_load.
-  def with_rails(eager_load)
-    config = Struct.new(:eager_load).new(eager_load)
+  # A stand-in for ::Rails with an application whose config says eager_load and cache_classes.
+  def with_rails(eager_load, cache_classes: true, env: "production")
+    config = Struct.new(:eager_load, :cache_classes).new(eager_load, cache_classes)
     application = Struct.new(:config).new(config)
     rails = Module.new
     rails.define_singleton_method(:application) { application }
+    rails.define_singleton_method(:env) { env }
     stub_const("Rails", rails)
     yield
   end
@@ -24,5 +25,12 @@ RSpec.describe Nettyrack::RailsCheck do
     with_rails(false) { expect(described_class.warning(1)).to be_nil }
     hide_const("Rails") if defined?(Rails)
     expect(described_class.warning(16)).to be_nil
+  end
+
+  it "warns when production Rails reloads code, on any number of threads" do
+    with_rails(true, cache_classes: nil) do
+      expect(described_class.warning(1)).to start_with("nettyrack: warning: Rails reloads code in production")
+    end
+    with_rails(true, cache_classes: false, env: "development") { expect(described_class.warning(16)).to be_nil }
   end
 end
