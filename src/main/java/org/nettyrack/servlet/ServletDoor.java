@@ -5,13 +5,12 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.HostedApp;
+import org.nettyrack.core.PlainAnswers;
 import org.nettyrack.core.RequestBody;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.WorkerPool;
@@ -35,10 +34,6 @@ import org.nettyrack.core.WorkerPool;
  */
 final class ServletDoor {
     static final String ATTRIBUTE = ServletDoor.class.getName();
-    /** The Netty door's plain-text answers (netty.ErrorResponses) to the requests refused here. */
-    private static final Map<Integer, String> REFUSALS = Map.of(413, "413 Request Entity Too Large\n",
-        414, "414 Request-URI Too Long\n", 431, "431 Request Header Fields Too Large\n",
-        503, "503 Service Unavailable\n");
 
     private final HostedApp app;
     private final ServerConfig config;
@@ -128,11 +123,14 @@ final class ServletDoor {
         return true;
     }
 
-    /** Answers a request the door will not run, and closes its connection (its body is unread). */
+    /**
+     * Answers a request the door will not run with the core's {@link PlainAnswers} (as the Netty
+     * door does), and closes its connection (its body is unread).
+     */
     private static void refuse(HttpServletResponse resp, int status) throws IOException {
-        byte[] text = REFUSALS.get(status).getBytes(StandardCharsets.US_ASCII);
+        byte[] text = PlainAnswers.body(status);
         resp.setStatus(status);
-        resp.setContentType("text/plain");
+        resp.setContentType(PlainAnswers.CONTENT_TYPE);
         resp.setHeader("connection", "close");
         resp.setContentLength(text.length);
         resp.getOutputStream().write(text);
