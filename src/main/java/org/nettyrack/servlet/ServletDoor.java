@@ -1,5 +1,6 @@
 package org.nettyrack.servlet;
 
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -14,6 +15,7 @@ import org.nettyrack.core.PlainAnswers;
 import org.nettyrack.core.RequestBody;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.push.Upgrade;
 
 /**
  * What {@link RackFilter} and {@link RackServlet} share: the booted application and the static
@@ -23,9 +25,13 @@ import org.nettyrack.core.WorkerPool;
  * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → the
  * door's own worker pool ({@code threads} workers, requests taken in arrival order, as the Netty
  * door's), which runs the bridge through the core's {@link FailureResponse#serve} (the Netty
- * door's 500 rules) while the container's thread waits → an accepted upgrade goes to
- * {@link Upgrades} (WebSocket, SSE), on the container's thread; a response that had to be cut is
- * an exception thrown to the container, which then closes the connection instead of completing it.
+ * door's 500 rules). A request that asks for no upgrade goes async first and the container's
+ * thread returns at once; the worker writes the response and completes it ({@link #serveAsync}).
+ * One that may be upgraded keeps the container's thread waiting, since the container switches
+ * protocols (WebSocket) or goes async (SSE) from the request's own dispatch: an accepted upgrade
+ * goes to {@link Upgrades} on that thread. A response that had to be cut is an exception thrown
+ * to the container (from an ASYNC dispatch for an async request), which then closes the
+ * connection instead of completing it.
  *
  * <p>Ruby runs only on the door's workers, never on the container's threads: JRuby leaves
  * thread locals (its string and load-path caches) on every thread that runs Ruby, and on a
@@ -34,6 +40,7 @@ import org.nettyrack.core.WorkerPool;
  */
 final class ServletDoor {
     static final String ATTRIBUTE = ServletDoor.class.getName();
+    private static final String CUT = ServletDoor.class.getName() + ".cut";
 
     private final HostedApp app;
     private final ServerConfig config;
@@ -46,9 +53,12 @@ final class ServletDoor {
      */
     private final WorkerPool workers;
     final StaticFiles statics;
+    /** {@link RackFilter} is mapped for ASYNC dispatches too ({@link RackListener} maps it). */
+    final boolean filterSeesAsync;
 
-    ServletDoor(HostedApp app, ServletContext context, StaticFiles statics) {
+    ServletDoor(HostedApp app, ServletContext context, StaticFiles statics, boolean filterSeesAsync) {
         this.app = app;
+        this.filterSeesAsync = filterSeesAsync;
         this.config = app.config();
         this.statics = statics;
         this.workers = new WorkerPool(config.minThreads(), config.maxThreads(), Integer.MAX_VALUE);
@@ -79,17 +89,27 @@ final class ServletDoor {
         return (ServletDoor) door;
     }
 
-    /** Runs the Rack application for this request; {@code scriptName}: where the door is mounted. */
-    void serve(HttpServletRequest req, HttpServletResponse resp, String scriptName) throws IOException {
+    /**
+     * Runs the Rack application for this request; {@code scriptName}: where the door is mounted;
+     * {@code mayGoAsync}: an ASYNC dispatch of this request would come back to {@link #resume}.
+     */
+    void serve(HttpServletRequest req, HttpServletResponse resp, String scriptName, boolean mayGoAsync)
+        throws IOException {
         int refusal = headLimits.refusal(req);
         RequestBody body = refusal == 0 ? RequestBodies.read(req, config) : null;
         if (body == null) {
             refuse(resp, refusal == 0 ? 413 : refusal);
             return;
         }
+        boolean handedOff = false;
         try {
             ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, upgrades);
             ServletResponseSink sink = new ServletResponseSink(resp, "HEAD".equals(req.getMethod()), request.upgrade());
+            if (mayGoAsync && request.upgrade() == Upgrade.NONE && req.isAsyncSupported()) {
+                handedOff = true;
+                serveAsync(req, resp, request, sink, body);
+                return;
+            }
             if (!runOnWorker(() -> FailureResponse.serve(app.handler(), request, sink, errorLog))) {
                 refuse(resp, 503);
                 return;
@@ -101,7 +121,62 @@ final class ServletDoor {
                 throw new ResponseCut(req.getMethod() + " " + req.getRequestURI());
             }
         } finally {
+            if (!handedOff) {
+                body.close();
+            }
+        }
+    }
+
+    /**
+     * The request asked for no upgrade: it goes async (no async timeout), into the workers'
+     * queue, and the container's thread goes back to the container at once. The worker runs the
+     * app, writes the response (blocking writes, each flushed as the sink says) and completes
+     * the request; a response it had to cut goes back to the container in an ASYNC dispatch, for
+     * {@link #resume} to throw {@link ResponseCut} there as the synchronous path throws it.
+     */
+    private void serveAsync(HttpServletRequest req, HttpServletResponse resp, ServletRackRequest request,
+                            ServletResponseSink sink, RequestBody body) throws IOException {
+        AsyncContext async = req.startAsync(req, resp);
+        async.setTimeout(0);
+        try {
+            workers.execute(() -> {
+                try {
+                    FailureResponse.serve(app.handler(), request, sink, errorLog);
+                } finally {
+                    body.close();
+                    finish(async, req, sink.aborted());
+                }
+            });
+        } catch (RejectedExecutionException e) {
             body.close();
+            refuse(resp, 503);
+            async.complete();
+        }
+    }
+
+    /** Ends an async request: completed, or dispatched back to be cut by {@link #resume}. */
+    private static void finish(AsyncContext async, HttpServletRequest req, boolean cut) {
+        try {
+            if (cut) {
+                req.setAttribute(CUT, new ResponseCut(req.getMethod() + " " + req.getRequestURI()));
+                async.dispatch();
+            } else {
+                async.complete();
+            }
+        } catch (IllegalStateException e) {
+            // the container ended the request already (the client went): nothing left to end
+        }
+    }
+
+    /**
+     * An ASYNC dispatch reached the door: throws the {@link ResponseCut} a worker left for it,
+     * which makes the container close the connection; returns when the dispatch is not the door's.
+     */
+    static void resume(HttpServletRequest req) throws ResponseCut {
+        Object cut = req.getAttribute(CUT);
+        if (cut instanceof ResponseCut) {
+            req.removeAttribute(CUT);
+            throw (ResponseCut) cut;
         }
     }
 
