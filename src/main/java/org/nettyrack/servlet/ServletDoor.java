@@ -143,14 +143,20 @@ final class ServletDoor {
                 try {
                     FailureResponse.serve(app.handler(), request, sink, errorLog);
                 } finally {
-                    body.close();
-                    finish(async, req, sink.aborted());
+                    try {
+                        body.close();
+                    } finally {
+                        finish(async, req, sink.aborted());
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {
-            body.close();
-            refuse(resp, 503);
-            async.complete();
+            try {
+                body.close();
+                refuse(resp, 503);
+            } finally {
+                async.complete();
+            }
         }
     }
 
