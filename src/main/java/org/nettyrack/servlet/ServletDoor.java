@@ -29,7 +29,9 @@ import org.nettyrack.core.push.Upgrade;
  * thread returns at once; the worker writes the response and completes it ({@link #serveAsync}).
  * One that may be upgraded keeps the container's thread waiting, since the container switches
  * protocols (WebSocket) or goes async (SSE) from the request's own dispatch: an accepted upgrade
- * goes to {@link Upgrades} on that thread. A response that had to be cut is an exception thrown
+ * goes to {@link Upgrades} on that thread. A HEAD waits too: Jetty 12 closes the connection of a
+ * HEAD whose Content-Length no bytes were written for, but completed async it mostly neither
+ * closed it nor read the next request (curl's second HEAD waited for ever). A response that had to be cut is an exception thrown
  * to the container (from an ASYNC dispatch for an async request), which then closes the
  * connection instead of completing it.
  *
@@ -104,8 +106,9 @@ final class ServletDoor {
         boolean handedOff = false;
         try {
             ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, upgrades);
-            ServletResponseSink sink = new ServletResponseSink(resp, "HEAD".equals(req.getMethod()), request.upgrade());
-            if (mayGoAsync && request.upgrade() == Upgrade.NONE && req.isAsyncSupported()) {
+            boolean head = "HEAD".equals(req.getMethod());
+            ServletResponseSink sink = new ServletResponseSink(resp, head, request.upgrade());
+            if (mayGoAsync && !head && request.upgrade() == Upgrade.NONE && req.isAsyncSupported()) {
                 handedOff = true;
                 serveAsync(req, resp, request, sink, body);
                 return;
@@ -128,8 +131,8 @@ final class ServletDoor {
     }
 
     /**
-     * The request asked for no upgrade: it goes async (no async timeout), into the workers'
-     * queue, and the container's thread goes back to the container at once. The worker runs the
+     * The request asked for no upgrade and is no HEAD: it goes async (no async timeout), into the
+     * workers' queue, and the container's thread goes back to the container at once. The worker runs the
      * app, writes the response (blocking writes, each flushed as the sink says) and completes
      * the request; a response it had to cut goes back to the container in an ASYNC dispatch, for
      * {@link #resume} to throw {@link ResponseCut} there as the synchronous path throws it.
