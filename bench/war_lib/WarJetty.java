@@ -8,9 +8,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 /**
  * The container of bench/war: an embedded Jetty 12 (ee10) deploying one web app (a .war file,
  * which Jetty unpacks under java.io.tmpdir, or an exploded directory) at "/" on 127.0.0.1:PORT,
- * with MAX_THREADS Jetty threads. The web app brings its own JRuby and Rack bridge in
- * WEB-INF/lib (nettyrack's RackFilter, or jruby-rack's), as in a Jetty installation; a failed
- * deployment exits 1. SIGTERM stops Jetty (which deletes what it unpacked).
+ * with MAX_THREADS Jetty threads and an accept queue of 1024. The web app brings its own JRuby
+ * and Rack bridge in WEB-INF/lib (nettyrack's RackFilter, or jruby-rack's), as in a Jetty
+ * installation; a failed deployment exits 1. SIGTERM stops Jetty (which deletes what it unpacked).
  *
  *   java -cp "target/bench-war/jetty/*" bench/war_lib/WarJetty.java PORT WAR_OR_DIR [MAX_THREADS]
  */
@@ -23,6 +23,10 @@ public final class WarJetty {
         ServerConnector connector = new ServerConnector(server);
         connector.setHost("127.0.0.1");
         connector.setPort(port);
+        // Jetty's default (0) leaves the JDK's backlog of 50: h2load's 100 connections at once then
+        // overflow it, and the dropped ones connect a second later (SYN retransmit), which shows
+        // up as unfairness. 1024 is the Netty door's backlog.
+        connector.setAcceptQueueSize(1024);
         server.addConnector(connector);
         WebAppContext context = new WebAppContext(webApp.toString(), "/");
         context.setThrowUnavailableOnStartupException(true);

@@ -7,7 +7,8 @@ module Nettyrack
     # The WEB-INF/web.xml that `nettyrack war` writes when the app has no config/web.xml:
     # Jakarta Servlet 6, the context params (config.webxml), nettyrack's listener (boots the
     # one JRuby runtime and loads config.ru) and its filter on /* (static files the container
-    # has go out as they are; everything else goes to Rack), async-supported for push.
+    # has go out as they are; everything else goes to Rack), async-supported: requests wait for
+    # a worker off the container's threads, and SSE.
     module WebXml
       LISTENER = "org.nettyrack.servlet.RackListener"
       FILTER = "org.nettyrack.servlet.RackFilter"

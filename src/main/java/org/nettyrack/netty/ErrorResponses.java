@@ -15,20 +15,25 @@ import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.Http2StreamChannel;
-import java.nio.charset.StandardCharsets;
+import org.nettyrack.core.PlainAnswers;
 
-/** The plain-text answers the server gives on its own: 400, 408, 413, 414, 431, 500, 503. */
+/**
+ * The core's {@link PlainAnswers} (400, 408, 413, 414, 431, 501, 503, 505) as Netty responses: the status
+ * line's reason phrase and the {@code text/plain} body both come from there.
+ */
 final class ErrorResponses {
     private ErrorResponses() {
     }
 
     /** The answer; for a HEAD request the same head without the body. */
     static FullHttpResponse plain(HttpResponseStatus status, boolean close, boolean head) {
-        byte[] text = (status.code() + " " + status.reasonPhrase() + "\n").getBytes(StandardCharsets.US_ASCII);
+        int code = status.code();
+        byte[] text = PlainAnswers.body(code);
         ByteBuf body = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(text);
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, body);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+            HttpResponseStatus.valueOf(code, PlainAnswers.reason(code)), body);
         response.headers()
-            .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.TEXT_PLAIN)
+            .set(HttpHeaderNames.CONTENT_TYPE, PlainAnswers.CONTENT_TYPE)
             .setInt(HttpHeaderNames.CONTENT_LENGTH, text.length);
         if (close) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
@@ -41,9 +46,10 @@ final class ErrorResponses {
      * has no HTTP encoder (not yet, or any more).
      */
     static ByteBuf encoded(HttpResponseStatus status) {
-        String text = status.code() + " " + status.reasonPhrase() + "\n";
-        return ByteBufUtil.writeAscii(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, "HTTP/1.1 " + status
-            + "\r\ncontent-type: text/plain\r\ncontent-length: " + text.length() + "\r\nconnection: close\r\n\r\n" + text);
+        String text = PlainAnswers.text(status.code());
+        return ByteBufUtil.writeAscii(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, "HTTP/1.1 " + text.strip()
+            + "\r\ncontent-type: " + PlainAnswers.CONTENT_TYPE + "\r\ncontent-length: " + text.length()
+            + "\r\nconnection: close\r\n\r\n" + text);
     }
 
     /** Answers and closes: for requests the server will not read any further. */

@@ -1,5 +1,6 @@
 package org.nettyrack.servlet;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.FilterConfig;
@@ -13,7 +14,9 @@ import java.io.IOException;
 /**
  * The servlet door as a filter (map it to {@code /*}): a static file under {@code public.root}
  * goes on down the chain to the container's default servlet; every other request goes to the
- * Rack application through {@link ServletDoor}. Needs {@link RackListener}.
+ * Rack application through {@link ServletDoor}. Needs {@link RackListener}, which also maps the
+ * filter for ASYNC dispatches, the way a cut response served off the container's thread comes
+ * back to be cut ({@link ServletDoor#resume}).
  */
 public final class RackFilter implements Filter {
     private ServletDoor door;
@@ -43,9 +46,14 @@ public final class RackFilter implements Filter {
         }
         HttpServletRequest req = (HttpServletRequest) request;
         HttpServletResponse resp = (HttpServletResponse) response;
+        if (req.getDispatcherType() == DispatcherType.ASYNC) {
+            ServletDoor.resume(req);
+            chain.doFilter(req, resp);
+            return;
+        }
         String file = door.statics.find(req);
         if (file == null) {
-            door.serve(req, resp, req.getContextPath());
+            door.serve(req, resp, req.getContextPath(), door.filterSeesAsync);
         } else if (door.statics.atRoot()) {
             chain.doFilter(req, resp);
         } else {

@@ -1,9 +1,12 @@
 package org.nettyrack.servlet;
 
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.FilterRegistration;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;
 import jakarta.servlet.ServletContextListener;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -49,7 +52,7 @@ public final class RackListener implements ServletContextListener {
                 Map.of("$servlet_context", context), line -> context.log("nettyrack: " + line));
             app = onOwnThread("nettyrack boot", () -> booter.boot(settings));
             context.setAttribute(ServletDoor.ATTRIBUTE,
-                new ServletDoor(app, context, new StaticFiles(context, params.get("public.root"))));
+                new ServletDoor(app, context, new StaticFiles(context, params.get("public.root")), mapAsync(context)));
         } catch (HostedApp.BootFailure e) {
             String line = "nettyrack: cannot boot the Rack app of " + name(context) + ": " + e.getMessage();
             context.log(line);
@@ -103,6 +106,34 @@ public final class RackListener implements ServletContextListener {
             throw failure.get();
         }
         return result.get();
+    }
+
+    /**
+     * Maps every {@link RackFilter} of the web app for ASYNC dispatches as well, on the patterns
+     * and servlet names it has (web.xml's mapping may say REQUEST only): true when done. The
+     * container refuses once the web app runs, or to a listener it did not find in web.xml;
+     * the filter then keeps the container's thread while the app runs, as before.
+     */
+    private static boolean mapAsync(ServletContext context) {
+        try {
+            for (FilterRegistration filter : context.getFilterRegistrations().values()) {
+                if (!RackFilter.class.getName().equals(filter.getClassName())) {
+                    continue;
+                }
+                EnumSet<DispatcherType> async = EnumSet.of(DispatcherType.ASYNC);
+                if (!filter.getUrlPatternMappings().isEmpty()) {
+                    filter.addMappingForUrlPatterns(async, true, filter.getUrlPatternMappings().toArray(String[]::new));
+                }
+                if (!filter.getServletNameMappings().isEmpty()) {
+                    filter.addMappingForServletNames(async, true, filter.getServletNameMappings().toArray(String[]::new));
+                }
+            }
+            return true;
+        } catch (IllegalStateException | UnsupportedOperationException e) {
+            context.log("nettyrack: RackFilter stays on the container's request thread while the app runs"
+                + " (it could not be mapped for ASYNC dispatches: " + e + ")");
+            return false;
+        }
     }
 
     private static void warnAboutRuntimes(ServletContext context, String value) {

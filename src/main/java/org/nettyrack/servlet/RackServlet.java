@@ -1,5 +1,6 @@
 package org.nettyrack.servlet;
 
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -33,9 +34,13 @@ public final class RackServlet extends HttpServlet {
 
     @Override
     protected void service(HttpServletRequest req, HttpServletResponse resp) throws ServletException, IOException {
+        if (req.getDispatcherType() == DispatcherType.ASYNC) {
+            ServletDoor.resume(req); // an async dispatch always reaches the servlet it started in
+            return;
+        }
         String file = door.statics.find(req);
         if (file == null) {
-            door.serve(req, resp, req.getContextPath() + req.getServletPath());
+            door.serve(req, resp, req.getContextPath() + req.getServletPath(), true);
         } else {
             door.statics.serve(file, req, resp);
         }

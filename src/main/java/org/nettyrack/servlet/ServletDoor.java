@@ -1,20 +1,21 @@
 package org.nettyrack.servlet;
 
+import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.HostedApp;
+import org.nettyrack.core.PlainAnswers;
 import org.nettyrack.core.RequestBody;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.push.Upgrade;
 
 /**
  * What {@link RackFilter} and {@link RackServlet} share: the booted application and the static
@@ -24,9 +25,15 @@ import org.nettyrack.core.WorkerPool;
  * {@code max-body-size}) → {@link ServletRackRequest} and {@link ServletResponseSink} → the
  * door's own worker pool ({@code threads} workers, requests taken in arrival order, as the Netty
  * door's), which runs the bridge through the core's {@link FailureResponse#serve} (the Netty
- * door's 500 rules) while the container's thread waits → an accepted upgrade goes to
- * {@link Upgrades} (WebSocket, SSE), on the container's thread; a response that had to be cut is
- * an exception thrown to the container, which then closes the connection instead of completing it.
+ * door's 500 rules). A request that asks for no upgrade goes async first and the container's
+ * thread returns at once; the worker writes the response and completes it ({@link #serveAsync}).
+ * One that may be upgraded keeps the container's thread waiting, since the container switches
+ * protocols (WebSocket) or goes async (SSE) from the request's own dispatch: an accepted upgrade
+ * goes to {@link Upgrades} on that thread. A HEAD waits too: Jetty 12 closes the connection of a
+ * HEAD whose Content-Length no bytes were written for, but completed async it mostly neither
+ * closed it nor read the next request (curl's second HEAD waited for ever). A response that had to be cut is an exception thrown
+ * to the container (from an ASYNC dispatch for an async request), which then closes the
+ * connection instead of completing it.
  *
  * <p>Ruby runs only on the door's workers, never on the container's threads: JRuby leaves
  * thread locals (its string and load-path caches) on every thread that runs Ruby, and on a
@@ -35,10 +42,7 @@ import org.nettyrack.core.WorkerPool;
  */
 final class ServletDoor {
     static final String ATTRIBUTE = ServletDoor.class.getName();
-    /** The Netty door's plain-text answers (netty.ErrorResponses) to the requests refused here. */
-    private static final Map<Integer, String> REFUSALS = Map.of(413, "413 Request Entity Too Large\n",
-        414, "414 Request-URI Too Long\n", 431, "431 Request Header Fields Too Large\n",
-        503, "503 Service Unavailable\n");
+    private static final String CUT = ServletDoor.class.getName() + ".cut";
 
     private final HostedApp app;
     private final ServerConfig config;
@@ -51,9 +55,12 @@ final class ServletDoor {
      */
     private final WorkerPool workers;
     final StaticFiles statics;
+    /** {@link RackFilter} is mapped for ASYNC dispatches too ({@link RackListener} maps it). */
+    final boolean filterSeesAsync;
 
-    ServletDoor(HostedApp app, ServletContext context, StaticFiles statics) {
+    ServletDoor(HostedApp app, ServletContext context, StaticFiles statics, boolean filterSeesAsync) {
         this.app = app;
+        this.filterSeesAsync = filterSeesAsync;
         this.config = app.config();
         this.statics = statics;
         this.workers = new WorkerPool(config.minThreads(), config.maxThreads(), Integer.MAX_VALUE);
@@ -84,17 +91,28 @@ final class ServletDoor {
         return (ServletDoor) door;
     }
 
-    /** Runs the Rack application for this request; {@code scriptName}: where the door is mounted. */
-    void serve(HttpServletRequest req, HttpServletResponse resp, String scriptName) throws IOException {
+    /**
+     * Runs the Rack application for this request; {@code scriptName}: where the door is mounted;
+     * {@code mayGoAsync}: an ASYNC dispatch of this request would come back to {@link #resume}.
+     */
+    void serve(HttpServletRequest req, HttpServletResponse resp, String scriptName, boolean mayGoAsync)
+        throws IOException {
         int refusal = headLimits.refusal(req);
         RequestBody body = refusal == 0 ? RequestBodies.read(req, config) : null;
         if (body == null) {
             refuse(resp, refusal == 0 ? 413 : refusal);
             return;
         }
+        boolean handedOff = false;
         try {
             ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, upgrades);
-            ServletResponseSink sink = new ServletResponseSink(resp, "HEAD".equals(req.getMethod()), request.upgrade());
+            boolean head = "HEAD".equals(req.getMethod());
+            ServletResponseSink sink = new ServletResponseSink(resp, head, request.upgrade());
+            if (mayGoAsync && !head && request.upgrade() == Upgrade.NONE && req.isAsyncSupported()) {
+                handedOff = true;
+                serveAsync(req, resp, request, sink, body);
+                return;
+            }
             if (!runOnWorker(() -> FailureResponse.serve(app.handler(), request, sink, errorLog))) {
                 refuse(resp, 503);
                 return;
@@ -106,7 +124,68 @@ final class ServletDoor {
                 throw new ResponseCut(req.getMethod() + " " + req.getRequestURI());
             }
         } finally {
-            body.close();
+            if (!handedOff) {
+                body.close();
+            }
+        }
+    }
+
+    /**
+     * The request asked for no upgrade and is no HEAD: it goes async (no async timeout), into the
+     * workers' queue, and the container's thread goes back to the container at once. The worker runs the
+     * app, writes the response (blocking writes, each flushed as the sink says) and completes
+     * the request; a response it had to cut goes back to the container in an ASYNC dispatch, for
+     * {@link #resume} to throw {@link ResponseCut} there as the synchronous path throws it.
+     */
+    private void serveAsync(HttpServletRequest req, HttpServletResponse resp, ServletRackRequest request,
+                            ServletResponseSink sink, RequestBody body) throws IOException {
+        AsyncContext async = req.startAsync(req, resp);
+        async.setTimeout(0);
+        try {
+            workers.execute(() -> {
+                try {
+                    FailureResponse.serve(app.handler(), request, sink, errorLog);
+                } finally {
+                    try {
+                        body.close();
+                    } finally {
+                        finish(async, req, sink.aborted());
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            try {
+                body.close();
+                refuse(resp, 503);
+            } finally {
+                async.complete();
+            }
+        }
+    }
+
+    /** Ends an async request: completed, or dispatched back to be cut by {@link #resume}. */
+    private static void finish(AsyncContext async, HttpServletRequest req, boolean cut) {
+        try {
+            if (cut) {
+                req.setAttribute(CUT, new ResponseCut(req.getMethod() + " " + req.getRequestURI()));
+                async.dispatch();
+            } else {
+                async.complete();
+            }
+        } catch (IllegalStateException e) {
+            // the container ended the request already (the client went): nothing left to end
+        }
+    }
+
+    /**
+     * An ASYNC dispatch reached the door: throws the {@link ResponseCut} a worker left for it,
+     * which makes the container close the connection; returns when the dispatch is not the door's.
+     */
+    static void resume(HttpServletRequest req) throws ResponseCut {
+        Object cut = req.getAttribute(CUT);
+        if (cut instanceof ResponseCut) {
+            req.removeAttribute(CUT);
+            throw (ResponseCut) cut;
         }
     }
 
@@ -128,11 +207,14 @@ final class ServletDoor {
         return true;
     }
 
-    /** Answers a request the door will not run, and closes its connection (its body is unread). */
+    /**
+     * Answers a request the door will not run with the core's {@link PlainAnswers} (as the Netty
+     * door does), and closes its connection (its body is unread).
+     */
     private static void refuse(HttpServletResponse resp, int status) throws IOException {
-        byte[] text = REFUSALS.get(status).getBytes(StandardCharsets.US_ASCII);
+        byte[] text = PlainAnswers.body(status);
         resp.setStatus(status);
-        resp.setContentType("text/plain");
+        resp.setContentType(PlainAnswers.CONTENT_TYPE);
         resp.setHeader("connection", "close");
         resp.setContentLength(text.length);
         resp.getOutputStream().write(text);

@@ -13,9 +13,9 @@ import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.Upgrade;
 
 /**
- * The core's {@link ResponseSink} over an {@link HttpServletResponse}, used from the container's
- * request thread. The container owns framing (Content-Length when this sets one, chunked
- * otherwise) and keep-alive; this sends no body for HEAD, 204 and 304 (a HEAD keeps its
+ * The core's {@link ResponseSink} over an {@link HttpServletResponse}, used from the door's
+ * worker (the request async, or its container thread waiting). The container owns framing
+ * (Content-Length when this sets one, chunked otherwise) and keep-alive; this sends no body for HEAD, 204 and 304 (a HEAD keeps its
  * Content-Length), and sets the status and the
  * application's headers (minus Transfer-Encoding and Content-Length, which it turns into the
  * container's own content length). A streamed head waits for the first body bytes, so a

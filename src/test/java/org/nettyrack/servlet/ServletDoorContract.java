@@ -188,11 +188,15 @@ abstract class ServletDoorContract {
         assertFalse(response.body().contains("RELEASE = Queue.new"), response.body());
     }
 
-    /** JRuby's thread locals must not stay on the container's threads, which outlive the web app. */
+    /**
+     * JRuby's thread locals must not stay on the container's threads, which outlive the web app;
+     * and a plain request is async while the app runs, its container thread back with the container.
+     */
     @Test
     void appRunsOnTheDoorsWorkersNotTheContainersThreads() throws Exception {
         String thread = send(HttpRequest.newBuilder(url("thread"))).body();
         assertTrue(thread.startsWith("nettyrack-worker-"), thread);
+        assertTrue(thread.endsWith(" async=true"), thread);
     }
 
     @Test

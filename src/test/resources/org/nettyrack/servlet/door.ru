@@ -145,7 +145,8 @@ run lambda { |env|
   when "/fails-halfway"
     [200, { "content-type" => "text/plain" }, FailsHalfway.new]
   when "/thread"
-    [200, { "content-type" => "text/plain" }, [java.lang.Thread.currentThread.getName]]
+    async = env["java.servlet_request"].isAsyncStarted
+    [200, { "content-type" => "text/plain" }, ["#{java.lang.Thread.currentThread.getName} async=#{async}"]]
   when "/servlet"
     request = env["java.servlet_request"]
     response = env["java.servlet_response"]
