@@ -7,17 +7,17 @@ RSpec.describe Nettyrack::JvmTuning do
 
   it "adds every setting to a bare JVM of a recent Java on a big machine" do
     expect(described_class.missing([], 25, 24 * gib, {}))
-      .to eq(["-Xmx512m", "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"])
+      .to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"])
   end
 
   it "leaves out what needs a newer Java" do
-    expect(described_class.missing([], 17, 24 * gib, {})).to eq(["-Xmx512m"])
-    expect(described_class.missing([], 21, 24 * gib, {})).to eq(["-Xmx512m"])
+    expect(described_class.missing([], 17, 24 * gib, {})).to eq(["-Xmx512m", "-XX:+UseParallelGC"])
+    expect(described_class.missing([], 21, 24 * gib, {})).to eq(["-Xmx512m", "-XX:+UseParallelGC"])
   end
 
   it "gives the heap at most half of the memory the machine or container has" do
     expect(described_class.missing([], 17, gib / 2, {})).to eq(["-Xmx256m", "-XX:TieredStopAtLevel=1"])
-    expect(described_class.missing([], 17, 1000 * 1024 * 1024, {})).to eq(["-Xmx500m"])
+    expect(described_class.missing([], 17, 1000 * 1024 * 1024, {})).to eq(["-Xmx500m", "-XX:+UseParallelGC"])
   end
 
   it "compiles with C1 only in a container of 768 MB or less, unless the user chose a tier" do
@@ -29,6 +29,15 @@ RSpec.describe Nettyrack::JvmTuning do
     expect(described_class.missing([], 25, gib / 2, "JRUBY_OPTS" => "-J-XX:TieredStopAtLevel=4"))
       .not_to include("-XX:TieredStopAtLevel=1")
     expect(described_class.missing(["-XX:-TieredCompilation"], 25, gib / 2, {})).not_to include("-XX:TieredStopAtLevel=1")
+  end
+
+  it "collects with the parallel collector above 768 MB, unless the user chose a collector" do
+    expect(described_class.missing([], 25, 769 * 1024 * 1024, {})).to include("-XX:+UseParallelGC")
+    expect(described_class.missing([], 25, 768 * 1024 * 1024, {}).grep(/GC\z/)).to eq([])
+    expect(described_class.missing(["-XX:+UseG1GC"], 25, 24 * gib, {})).not_to include("-XX:+UseParallelGC")
+    expect(described_class.missing([], 25, 24 * gib, "JAVA_OPTS" => "-XX:+UseZGC")).not_to include("-XX:+UseParallelGC")
+    expect(described_class.missing([], 25, 24 * gib, "JRUBY_OPTS" => "-J-XX:+UseSerialGC")).not_to include("-XX:+UseParallelGC")
+    expect(described_class.missing(["-XX:+UseStringDeduplication"], 25, 24 * gib, {})).to include("-XX:+UseParallelGC")
   end
 
   it "adds nothing of a family the user set, however: JVM arguments, JAVA_OPTS, JRUBY_OPTS" do
