@@ -7,7 +7,7 @@
 # noisy than req/s on a shared machine), p99, RSS and errors. At the end, NMT and heap summaries
 # (when the variant runs with -XX:NativeMemoryTracking) go to the results folder.
 require "fileutils"
-require "socket"
+require_relative "servers"
 
 ROOT = File.expand_path("../..", __dir__)
 OUT = File.join(ENV.fetch("BENCH_RESULTS", File.join(ROOT, "bench/results")), "rails-ab-#{Time.now.strftime('%Y%m%d-%H%M%S')}")
@@ -25,15 +25,8 @@ variants = ARGV.map do |arg|
   [name, (spec || "").split(";").to_h { |pair| pair.split(":", 2).map(&:strip) }]
 end
 
-def free_port
-  server = TCPServer.new("127.0.0.1", 0)
-  server.addr[1]
-ensure
-  server&.close
-end
-
 servers = variants.map do |name, env|
-  port = free_port
+  port = RailsServers.free_port
   env = { "RACK_ENV" => "production" }.merge(env)
   env["JRUBY_OPTS"] = [ENV.fetch("JRUBY_OPTS", nil), env["JRUBY_OPTS"]].compact.join(" ")
   pid = Process.spawn(env, "jruby", File.join(ROOT, "bin/nettyrack"), "-q", "-b", "tcp://127.0.0.1:#{port}",
