@@ -6,25 +6,27 @@ RSpec.describe Nettyrack::JvmTuning do
   gib = 1024 * 1024 * 1024
 
   it "adds every setting to a bare JVM of a recent Java on a big machine" do
-    expect(described_class.missing([], 25, 24 * gib, {}))
-      .to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"])
+    expect(described_class.missing([], 25, 24 * gib, {}, 2))
+      .to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:CICompilerCount=4", "-XX:TrimNativeHeapInterval=5000",
+              "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"])
   end
 
   it "leaves out what needs a newer Java" do
-    expect(described_class.missing([], 17, 24 * gib, {})).to eq(["-Xmx512m", "-XX:+UseParallelGC"])
-    expect(described_class.missing([], 21, 24 * gib, {})).to eq(["-Xmx512m", "-XX:+UseParallelGC"])
+    expect(described_class.missing([], 17, 24 * gib, {}, 2)).to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:CICompilerCount=4"])
+    expect(described_class.missing([], 21, 24 * gib, {}, 2)).to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:CICompilerCount=4"])
   end
 
   it "gives the heap at most half of the memory the machine or container has" do
-    expect(described_class.missing([], 17, gib / 2, {})).to eq(["-Xmx256m", "-XX:TieredStopAtLevel=1"])
-    expect(described_class.missing([], 17, 1000 * 1024 * 1024, {})).to eq(["-Xmx500m", "-XX:+UseParallelGC"])
+    expect(described_class.missing([], 17, gib / 2, {}, 2)).to eq(["-Xmx256m", "-XX:TieredStopAtLevel=1"])
+    expect(described_class.missing([], 17, 1000 * 1024 * 1024, {}, 8)).to eq(["-Xmx500m", "-XX:+UseParallelGC"])
   end
 
   it "compiles with C1 only in a container of 768 MB or less, unless the user chose a tier" do
     expect(described_class.missing([], 25, 768 * 1024 * 1024, {})).to include("-XX:TieredStopAtLevel=1")
     expect(described_class.missing([], 25, 769 * 1024 * 1024, {})).not_to include("-XX:TieredStopAtLevel=1")
     expect(described_class.missing([], 25, gib / 2, "JAVA_OPTS" => "-Xmx300m -Xss512k")).to eq(
-      ["-XX:TieredStopAtLevel=1", "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"]
+      ["-XX:TieredStopAtLevel=1", "-XX:TrimNativeHeapInterval=5000", "-XX:+UseCompactObjectHeaders",
+       "--enable-native-access=ALL-UNNAMED"]
     )
     expect(described_class.missing([], 25, gib / 2, "JRUBY_OPTS" => "-J-XX:TieredStopAtLevel=4"))
       .not_to include("-XX:TieredStopAtLevel=1")
@@ -38,6 +40,20 @@ RSpec.describe Nettyrack::JvmTuning do
     expect(described_class.missing([], 25, 24 * gib, "JAVA_OPTS" => "-XX:+UseZGC")).not_to include("-XX:+UseParallelGC")
     expect(described_class.missing([], 25, 24 * gib, "JRUBY_OPTS" => "-J-XX:+UseSerialGC")).not_to include("-XX:+UseParallelGC")
     expect(described_class.missing(["-XX:+UseStringDeduplication"], 25, 24 * gib, {})).to include("-XX:+UseParallelGC")
+  end
+
+  it "starts four JIT compiler threads on up to 4 cores outside small containers, unless the user chose" do
+    expect(described_class.missing([], 25, 24 * gib, {}, 4)).to include("-XX:CICompilerCount=4")
+    expect(described_class.missing([], 25, 24 * gib, {}, 8).grep(/CICompilerCount/)).to eq([])
+    expect(described_class.missing([], 25, gib / 2, {}, 2).grep(/CICompilerCount/)).to eq([])
+    expect(described_class.missing([], 25, 24 * gib, { "JAVA_OPTS" => "-XX:CICompilerCount=2" }, 2)
+      .grep(/CICompilerCount/)).to eq([])
+  end
+
+  it "trims the C library's heap every 5 s on Java 22+, unless the user set an interval" do
+    expect(described_class.missing([], 22, 24 * gib, {})).to include("-XX:TrimNativeHeapInterval=5000")
+    expect(described_class.missing([], 21, 24 * gib, {}).grep(/Trim/)).to eq([])
+    expect(described_class.missing(["-XX:TrimNativeHeapInterval=0"], 25, 24 * gib, {}).grep(/Trim/)).to eq([])
   end
 
   it "adds nothing of a family the user set, however: JVM arguments, JAVA_OPTS, JRUBY_OPTS" do
