@@ -31,9 +31,9 @@ import org.nettyrack.core.push.Upgrade;
  * protocols (WebSocket) or goes async (SSE) from the request's own dispatch: an accepted upgrade
  * goes to {@link Upgrades} on that thread. A HEAD waits too: Jetty 12 closes the connection of a
  * HEAD whose Content-Length no bytes were written for, but completed async it mostly neither
- * closed it nor read the next request (curl's second HEAD waited for ever). A response that had to be cut is an exception thrown
- * to the container (from an ASYNC dispatch for an async request), which then closes the
- * connection instead of completing it.
+ * closed it nor read the next request (curl's second HEAD waited for ever). A response that had
+ * to be cut is an exception thrown to the container (from an ASYNC dispatch for an async
+ * request), which then closes the connection instead of completing it.
  *
  * <p>Ruby runs only on the door's workers, never on the container's threads: JRuby leaves
  * thread locals (its string and load-path caches) on every thread that runs Ruby, and on a
@@ -121,7 +121,7 @@ final class ServletDoor {
                 upgrades.start(req, resp, request.upgrade(), sink.acceptedStatus(), sink.acceptedHeaders(),
                     sink.acceptedEndpoint());
             } else if (sink.aborted()) {
-                throw new ResponseCut(req.getMethod() + " " + req.getRequestURI());
+                throw new ResponseCut(req);
             }
         } finally {
             if (!handedOff) {
@@ -167,7 +167,7 @@ final class ServletDoor {
     private static void finish(AsyncContext async, HttpServletRequest req, boolean cut) {
         try {
             if (cut) {
-                req.setAttribute(CUT, new ResponseCut(req.getMethod() + " " + req.getRequestURI()));
+                req.setAttribute(CUT, new ResponseCut(req));
                 async.dispatch();
             } else {
                 async.complete();
@@ -224,8 +224,9 @@ final class ServletDoor {
     static final class ResponseCut extends IOException {
         private static final long serialVersionUID = 1L;
 
-        ResponseCut(String request) {
-            super("nettyrack: response to " + request + " cut short (the reason is logged above)");
+        ResponseCut(HttpServletRequest request) {
+            super("nettyrack: response to " + request.getMethod() + " " + request.getRequestURI()
+                + " cut short (the reason is logged above)");
         }
 
         @Override
