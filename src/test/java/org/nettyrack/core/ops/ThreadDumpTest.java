@@ -38,6 +38,7 @@ class ThreadDumpTest {
         sleeper.start();
         try {
             assertTrue(parked.await(5, TimeUnit.SECONDS));
+            waitUntilTimedWaiting(sleeper); // counted down is not yet parked: the dump would see RUNNABLE
             AtomicReference<Thread> readOn = new AtomicReference<>();
             var dump = ThreadDump.collect(manual, () -> {
                 readOn.set(Thread.currentThread());
@@ -92,6 +93,14 @@ class ThreadDumpTest {
         queued.remove(0).run();
         String json = dump.get(5, TimeUnit.SECONDS);
         assertTrue(json.startsWith("{\"ruby_backtraces\":\"unavailable: java.lang.IllegalStateException: runtime torn down\""), json);
+    }
+
+    private static void waitUntilTimedWaiting(Thread t) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (t.getState() != Thread.State.TIMED_WAITING) {
+            assertTrue(System.nanoTime() < deadline, "the sleeper never parked: " + t.getState());
+            Thread.sleep(1);
+        }
     }
 
     private static void await(CountDownLatch latch) {
