@@ -14,9 +14,11 @@ module Nettyrack
   module JvmTuning
     # [family pattern (what counts as "already set"), the setting (or a block of the memory the
     # JVM may use, in bytes, and its cores giving it, or nil), the Java versions it needs]
+    # A block may also take the flags the user gave (a setting that only makes sense beside
+    # another of ours looks there).
     Setting = Struct.new(:family, :flag, :min_java) do
-      def for_machine(bytes, cores)
-        flag.respond_to?(:call) ? flag.call(bytes, cores) : flag
+      def for_machine(bytes, cores, given)
+        flag.respond_to?(:call) ? flag.call(bytes, cores, given) : flag
       end
     end
 
@@ -24,35 +26,54 @@ module Nettyrack
     HEAP_CAP = 512 * MIB
     SMALL_MEMORY = 768 * MIB
 
+    HEAP_FAMILY = /\A-Xmx|\A-XX:MaxHeapSize=|MaxRAMPercentage|\A-XX:MaxRAM=/
+    GC_FAMILY = /\A-XX:\+Use(Serial|Parallel|G1|Z|Shenandoah|Epsilon)GC\z/
+
+    # Whether the user picked a collector or sized the heap (then the heap's growth is theirs:
+    # a start of 64 MB could exceed their maximum).
+    def self.heap_chosen?(given)
+      given.any? { |arg| GC_FAMILY.match?(arg) || HEAP_FAMILY.match?(arg) }
+    end
+
     SETTINGS = [
       # The JVM's default heap is a quarter of the machine's memory (6 GB on a 24 GB box), and
       # G1 grows into it: the Rails example sat at 730-950 MB RSS with an 83 MB live set. At most
       # 512 MB, and at most half of what the machine or container gives (a 512 MB Heroku dyno:
       # 256 MB, where Heroku's own JAVA_OPTS say -Xmx300m, which then wins).
-      Setting.new(/\A-Xmx|\A-XX:MaxHeapSize=|MaxRAMPercentage|\A-XX:MaxRAM=/,
-                  ->(memory, _cores) { "-Xmx#{[HEAP_CAP, memory / 2].min / MIB}m" }, 8),
+      Setting.new(HEAP_FAMILY,
+                  ->(memory, _cores, _given) { "-Xmx#{[HEAP_CAP, memory / 2].min / MIB}m" }, 8),
       # In a container of 768 MB or less (a 512 MB Heroku dyno), C1 only. C2's compilations of
       # JRuby's code (arenas of up to 60 MB each) and its larger code took the Rails example past
       # a 512 MB memory cgroup after about 80 s of load, with Heroku's own -Xmx300m; with C1
       # only it stayed at 327 MB RSS. C1 peaks at about half of C2's throughput: a bigger dyno
       # (or -J-XX:TieredStopAtLevel=4) gets it back.
       Setting.new(/TieredStopAtLevel|TieredCompilation/,
-                  ->(memory, _cores) { "-XX:TieredStopAtLevel=1" if memory <= SMALL_MEMORY }, 8),
+                  ->(memory, _cores, _given) { "-XX:TieredStopAtLevel=1" if memory <= SMALL_MEMORY }, 8),
       # The parallel collector where the JVM would pick G1 (more than 768 MB): in three side-by-
       # side runs on the Rails example under 100 clients it spent 15-30 % less CPU per request
       # once warm than G1 (whose write barriers and concurrent marking JRuby's allocation rate
       # pays for), warmed up sooner, had the lower p99, and about the same RSS. The heap is capped
       # above, so its full collections stay short. In 768 MB or less the JVM's own choice for
       # small machines (the serial collector) stays.
-      Setting.new(/\A-XX:\+Use(Serial|Parallel|G1|Z|Shenandoah|Epsilon)GC\z/,
-                  ->(memory, _cores) { "-XX:+UseParallelGC" if memory > SMALL_MEMORY }, 8),
+      Setting.new(GC_FAMILY,
+                  ->(memory, _cores, _given) { "-XX:+UseParallelGC" if memory > SMALL_MEMORY }, 8),
+      # With the parallel collector chosen above, the heap it keeps: its default goal of at most
+      # 1 % of the time in GC grows the heap towards -Xmx (the Rails example, an 83 MB live set,
+      # committed 385 MB of heap and sat at 490-515 MB RSS), and it starts at 1/64 of the
+      # machine's memory (384 MB on 24 GB) and never shrinks below that. A goal of 5 % (G1's own
+      # is about 8 %) from a 64 MB start: side by side under 100 clients, 129 MB of heap and
+      # 383-390 MB RSS, at the same req/s and CPU per request.
+      Setting.new(/GCTimeRatio/,
+                  ->(memory, _cores, given) { "-XX:GCTimeRatio=19" if memory > SMALL_MEMORY && !heap_chosen?(given) }, 8),
+      Setting.new(/\A-Xms|InitialHeapSize|InitialRAMPercentage/,
+                  ->(memory, _cores, given) { "-Xms64m" if memory > SMALL_MEMORY && !heap_chosen?(given) }, 8),
       # Four JIT compiler threads where the JVM would start two or three (up to 4 cores), outside
       # small containers: warm-up is C2 compiling JRuby's code while the workers take the cores,
       # and more compiler threads get it more of them. Side by side on the Rails example under
       # load, 2,562 req/s in the sixth round against 625 with the JVM's two; warm, the same. They
       # sit idle once the code is compiled.
       Setting.new(/CICompilerCount/,
-                  ->(memory, cores) { "-XX:CICompilerCount=4" if memory > SMALL_MEMORY && cores <= 4 }, 8),
+                  ->(memory, cores, _given) { "-XX:CICompilerCount=4" if memory > SMALL_MEMORY && cores <= 4 }, 8),
       # Gives the C library's free memory back to the system every 5 s. C2's compilations malloc
       # arenas of up to 60 MB and free them, and glibc keeps the pages: side by side, the Rails
       # example under load held 757 MB RSS with four compiler threads and 499 MB with this, at
@@ -80,7 +101,7 @@ module Nettyrack
         next if java_version < setting.min_java
         next if given.any? { |arg| setting.family.match?(arg) }
 
-        setting.for_machine(memory, cores)
+        setting.for_machine(memory, cores, given)
       end
     end
 

@@ -7,18 +7,21 @@ RSpec.describe Nettyrack::JvmTuning do
 
   it "adds every setting to a bare JVM of a recent Java on a big machine" do
     expect(described_class.missing([], 25, 24 * gib, {}, 2))
-      .to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:CICompilerCount=4", "-XX:TrimNativeHeapInterval=5000",
+      .to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:GCTimeRatio=19", "-Xms64m", "-XX:CICompilerCount=4",
+              "-XX:TrimNativeHeapInterval=5000",
               "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"])
   end
 
   it "leaves out what needs a newer Java" do
-    expect(described_class.missing([], 17, 24 * gib, {}, 2)).to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:CICompilerCount=4"])
-    expect(described_class.missing([], 21, 24 * gib, {}, 2)).to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:CICompilerCount=4"])
+    sized = ["-Xmx512m", "-XX:+UseParallelGC", "-XX:GCTimeRatio=19", "-Xms64m", "-XX:CICompilerCount=4"]
+    expect(described_class.missing([], 17, 24 * gib, {}, 2)).to eq(sized)
+    expect(described_class.missing([], 21, 24 * gib, {}, 2)).to eq(sized)
   end
 
   it "gives the heap at most half of the memory the machine or container has" do
     expect(described_class.missing([], 17, gib / 2, {}, 2)).to eq(["-Xmx256m", "-XX:TieredStopAtLevel=1"])
-    expect(described_class.missing([], 17, 1000 * 1024 * 1024, {}, 8)).to eq(["-Xmx500m", "-XX:+UseParallelGC"])
+    expect(described_class.missing([], 17, 1000 * 1024 * 1024, {}, 8))
+      .to eq(["-Xmx500m", "-XX:+UseParallelGC", "-XX:GCTimeRatio=19", "-Xms64m"])
   end
 
   it "compiles with C1 only in a container of 768 MB or less, unless the user chose a tier" do
@@ -40,6 +43,17 @@ RSpec.describe Nettyrack::JvmTuning do
     expect(described_class.missing([], 25, 24 * gib, "JAVA_OPTS" => "-XX:+UseZGC")).not_to include("-XX:+UseParallelGC")
     expect(described_class.missing([], 25, 24 * gib, "JRUBY_OPTS" => "-J-XX:+UseSerialGC")).not_to include("-XX:+UseParallelGC")
     expect(described_class.missing(["-XX:+UseStringDeduplication"], 25, 24 * gib, {})).to include("-XX:+UseParallelGC")
+  end
+
+  it "keeps the parallel collector's heap small (5 % GC time goal, 64 MB start) unless the user sized the heap" do
+    expect(described_class.missing([], 25, 24 * gib, {})).to include("-XX:GCTimeRatio=19", "-Xms64m")
+    expect(described_class.missing([], 25, gib / 2, {}).grep(/GCTimeRatio|Xms/)).to eq([])
+    ["-XX:+UseG1GC", "-Xmx2g", "-XX:MaxRAMPercentage=50"].each do |chosen|
+      expect(described_class.missing([chosen], 25, 24 * gib, {}).grep(/GCTimeRatio|Xms/)).to eq([]), chosen
+    end
+    expect(described_class.missing([], 25, 24 * gib, "JAVA_OPTS" => "-XX:GCTimeRatio=4")).not_to include("-XX:GCTimeRatio=19")
+    expect(described_class.missing([], 25, 24 * gib, "JRUBY_OPTS" => "-J-Xms256m")).not_to include("-Xms64m")
+    expect(described_class.missing([], 25, 24 * gib, "JAVA_OPTS" => "-XX:InitialRAMPercentage=5")).not_to include("-Xms64m")
   end
 
   it "starts four JIT compiler threads on up to 4 cores outside small containers, unless the user chose" do
