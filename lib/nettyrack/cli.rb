@@ -31,7 +31,17 @@ module Nettyrack
       @settings[:rackup] = rest.first if rest.first
       self
     rescue OptionParser::ParseError => e
+      raise ConfigError, "invalid option: #{e.args.first}: #{PUMA_WORKERS}" if puma_workers?(e)
+
       raise ConfigError, "#{e.message} (see nettyrack --help)"
+    end
+
+    PUMA_WORKERS = "nettyrack runs one process that uses every core (no forked workers); " \
+                   "leave it out, and size the threads with -t MIN:MAX (see nettyrack --help)"
+
+    # Puma's cluster flag (-w/--workers): no use here, and OptionParser's guess would mislead.
+    def puma_workers?(error)
+      error.is_a?(OptionParser::InvalidOption) && error.args.first.to_s.match?(/\A(-w|--workers)(=|\z)/)
     end
 
     def help

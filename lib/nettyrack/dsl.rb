@@ -220,6 +220,7 @@ module Nettyrack
     #   shutdown_timeout 30              # seconds in-flight requests get on SIGTERM/SIGINT
     #   queue_size 1024                  # requests waiting for a thread; 503 beyond
     #   io_threads 0                     # Netty event-loop threads; 0: one per core
+    #   worker_nice 10                   # nice of the worker threads (0-19); 0: off
     #   max_message_size "1m"            # largest WebSocket message received; 1009 beyond
     #   max_push_queue "1m"              # bytes queued for a slow push client; 1008 beyond
     #   push_timeout 40                  # idle seconds before a ping / SSE keep-alive comment

@@ -54,6 +54,8 @@ module Nettyrack
     Limit.new(:max_connections, :count, :maxConnections,
               "open connections at which accepting pauses; 0: the open-file limit less 1024"),
     Limit.new(:io_threads, :count, :ioThreads, "Netty event-loop threads; 0: one per core"),
+    Limit.new(:worker_nice, :count, :workerNice,
+              "nice value of the worker threads (0-19): the JIT compiles first while warming up; 0: off"),
     Limit.new(:max_message_size, :size, :maxMessageSize, "largest WebSocket message received; closed with 1009 beyond"),
     Limit.new(:max_push_queue, :size, :maxPushQueue, "bytes queued for a slow push client; closed with 1008 beyond"),
     Limit.new(:push_timeout, :seconds, :pushTimeoutMillis,

@@ -52,6 +52,18 @@ RSpec.describe "bin/nettyrack" do
     end
   end
 
+  it "runs the worker threads at --worker-nice, the event loops as started" do
+    nettyrack("-b", "tcp://127.0.0.1:0", "-t", "2:2", "--worker-nice", "3", "spec/fixtures/thread_nice.ru") do |child|
+      port = child.stdout_match(/listening on .*:(\d+)/)[1]
+      threads = fetch("http://127.0.0.1:#{port}/").body.lines.map(&:split)
+      expect(threads.select { |name, _| name.start_with?("nettyrack-work") }.map(&:last)).to eq(%w[3 3])
+      expect(threads.select { |name, _| name.start_with?("nettyrack-io") }.map(&:last).uniq).to eq(["0"])
+      child.signal("TERM")
+      expect(child.wait.exitstatus).to eq(0)
+      expect(child.stderr).to eq("")
+    end
+  end
+
   it "warns at boot when a Rails app loads lazily on several threads" do
     nettyrack("-b", "tcp://127.0.0.1:0", "-t", "4", "spec/fixtures/rails_lazy.ru") do |child|
       port = child.stdout_match(/listening on .*:(\d+)/, timeout: 120)[1]

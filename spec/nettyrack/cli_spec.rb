@@ -102,14 +102,15 @@ RSpec.describe Nettyrack::CLI do
                 --header-timeout 5 --keep-alive-timeout 500ms --write-timeout 1.5 --shutdown-timeout 2m
                 --queue-size 10 --max-connections 500 --io-threads 4 --max-message-size 64k --max-push-queue 2m --push-timeout 30
                 --control-timeout 500ms --max-concurrent-streams 8 --http2-initial-window 1m
-                --http2-max-resets 50 --http2-reset-window 10]
+                --http2-max-resets 50 --http2-reset-window 10 --worker-nice 0]
       expect(settings(*argv)).to eq(
         max_body_size: 10 * 1024 * 1024, max_header_size: 32 * 1024, max_uri_length: 4096, max_headers: 50,
         max_chunk_extensions: 8 * 1024, body_buffer: 1024 * 1024, body_timeout: 10, body_min_rate: 4096,
         header_timeout: 5, keep_alive_timeout: 0.5, write_timeout: 1.5,
         shutdown_timeout: 120, queue_size: 10, max_connections: 500, io_threads: 4, max_message_size: 64 * 1024,
         max_push_queue: 2 * 1024 * 1024, push_timeout: 30, control_timeout: 0.5,
-        max_concurrent_streams: 8, http2_initial_window: 1024 * 1024, http2_max_resets: 50, http2_reset_window: 10
+        max_concurrent_streams: 8, http2_initial_window: 1024 * 1024, http2_max_resets: 50, http2_reset_window: 10,
+        worker_nice: 0
       )
       expect(settings(*argv).keys).to match_array(Nettyrack::LIMIT_NAMES)
     end
@@ -145,7 +146,11 @@ RSpec.describe Nettyrack::CLI do
 
   describe "mistakes" do
     it "points to --help for an unknown flag" do
-      expect(error("--workers", "2")).to eq("invalid option: --workers (see nettyrack --help)")
+      expect(error("--zzz", "2")).to eq("invalid option: --zzz (see nettyrack --help)")
+    end
+    it "tells a Puma user that one process uses every core" do
+      expect(error("--workers", "2")).to eq("invalid option: --workers: #{Nettyrack::CLI::PUMA_WORKERS}")
+      expect(error("--workers=2")).to eq("invalid option: --workers=2: #{Nettyrack::CLI::PUMA_WORKERS}")
     end
     it("points to --help for a missing value") { expect(error("-p")).to eq("missing argument: -p (see nettyrack --help)") }
   end

@@ -90,6 +90,7 @@ public final class ServerConfig {
     private final int queueSize;
     private final int maxConnections;
     private final int ioThreads;
+    private final int workerNice;
     private final int maxUriLength;
     private final int maxHeaderSize;
     private final int maxHeaders;
@@ -126,6 +127,7 @@ public final class ServerConfig {
         this.queueSize = b.queueSize;
         this.maxConnections = b.maxConnections;
         this.ioThreads = b.ioThreads;
+        this.workerNice = b.workerNice;
         this.maxUriLength = b.maxUriLength;
         this.maxHeaderSize = b.maxHeaderSize;
         this.maxHeaders = b.maxHeaders;
@@ -188,6 +190,8 @@ public final class ServerConfig {
     public int connectionCap() { return maxConnections > 0 ? maxConnections : defaultMaxConnections(); }
     /** Event-loop threads; 0 means one per core. */
     public int ioThreads() { return ioThreads; }
+    /** Nice value of the Netty door's worker threads (0-19; {@link ThreadNice}). */
+    public int workerNice() { return workerNice; }
     /** Longest request line (method, target, version) before 414. */
     public int maxUriLength() { return maxUriLength; }
     /** Largest header block before 431. */
@@ -267,6 +271,7 @@ public final class ServerConfig {
         private int queueSize = 1024;
         private int maxConnections = 0;
         private int ioThreads = 0;
+        private int workerNice = 10;
         private int maxUriLength = 8 * 1024;
         private int maxHeaderSize = 16 * 1024;
         private int maxHeaders = 100;
@@ -306,6 +311,7 @@ public final class ServerConfig {
         /** 0: the process's open-file limit less {@link #FILES_KEPT_FREE}. */
         public Builder maxConnections(int n) { maxConnections = n; return this; }
         public Builder ioThreads(int n) { ioThreads = n; return this; }
+        public Builder workerNice(int n) { workerNice = n; return this; }
         public Builder maxUriLength(int n) { maxUriLength = n; return this; }
         public Builder maxHeaderSize(int n) { maxHeaderSize = n; return this; }
         public Builder maxHeaders(int n) { maxHeaders = n; return this; }
@@ -348,6 +354,7 @@ public final class ServerConfig {
             require(queueSize >= 0, "queue size must be 0 or more, got " + queueSize);
             require(maxConnections >= 0, "max connections must be 0 (automatic) or more, got " + maxConnections);
             require(ioThreads >= 0, "io threads must be 0 or more, got " + ioThreads);
+            require(workerNice >= 0 && workerNice <= 19, "worker nice must be 0 to 19, got " + workerNice);
             require(maxUriLength >= 64, "max URI length must be at least 64 bytes, got " + maxUriLength);
             require(maxHeaderSize >= 256, "max header size must be at least 256 bytes, got " + maxHeaderSize);
             require(maxHeaders >= 1, "max headers must be 1 or more, got " + maxHeaders);

@@ -29,10 +29,15 @@ public final class WorkerPool implements Workers {
     }
 
     public WorkerPool(int minThreads, int maxThreads, int queueSize) {
+        this(minThreads, maxThreads, queueSize, () -> { });
+    }
+
+    /** threadStart: run first on each new worker thread (e.g. {@link ThreadNice#apply}). */
+    public WorkerPool(int minThreads, int maxThreads, int queueSize, Runnable threadStart) {
         this.queueSize = Math.max(1, queueSize);
         GrowFirstQueue queue = new GrowFirstQueue();
         this.executor = new ThreadPoolExecutor(minThreads, maxThreads, 60, TimeUnit.SECONDS, queue,
-            new NamedThreads(alive), (task, pool) -> {
+            new NamedThreads(alive, threadStart), (task, pool) -> {
                 if (pool.isShutdown() || !queue.force(task)) { // unbounded: refuses only when stopped
                     throw new RejectedExecutionException("worker queue full");
                 }
@@ -122,9 +127,11 @@ public final class WorkerPool implements Workers {
     private static final class NamedThreads implements ThreadFactory {
         private final AtomicInteger count = new AtomicInteger();
         private final AtomicInteger alive;
+        private final Runnable threadStart;
 
-        NamedThreads(AtomicInteger alive) {
+        NamedThreads(AtomicInteger alive, Runnable threadStart) {
             this.alive = alive;
+            this.threadStart = threadStart;
         }
 
         @Override
@@ -132,6 +139,7 @@ public final class WorkerPool implements Workers {
             alive.incrementAndGet();
             Thread t = new Thread(() -> {
                 try {
+                    threadStart.run();
                     r.run();
                 } finally {
                     alive.decrementAndGet();

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.ThreadNice;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.ops.ServerControl;
 import org.nettyrack.core.ops.ServerStats;
@@ -72,7 +73,8 @@ public final class NettyServer {
                 tls.put(bind, new TlsListener(bind));
             }
         }
-        pool = new WorkerPool(config.minThreads(), config.maxThreads(), config.queueSize());
+        ThreadNice nice = new ThreadNice(config.workerNice(), config.errorLog());
+        pool = new WorkerPool(config.minThreads(), config.maxThreads(), config.queueSize(), nice::apply);
         state = new ServerState(config, handler, pool);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nettyrack-accept", true),
             transport.ioHandlerFactory());

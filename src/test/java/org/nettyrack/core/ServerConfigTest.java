@@ -20,6 +20,7 @@ class ServerConfigTest {
         assertEquals(8 * 1024, c.maxUriLength());
         assertEquals(16 * 1024, c.maxHeaderSize());
         assertFalse(c.proxyProtocol(), "a PROXY header is only expected when asked for");
+        assertEquals(10, c.workerNice(), "the JIT compiles ahead of the app while both want the cores");
     }
 
     @Test
@@ -29,6 +30,9 @@ class ServerConfigTest {
         assertEquals("minimum threads (8) exceed the maximum (2)", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().bind("0.0.0.0", 70000).build());
         assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().maxHeaders(0).build());
+        assertEquals("worker nice must be 0 to 19, got 20", assertThrows(IllegalArgumentException.class,
+            () -> ServerConfig.builder().workerNice(20).build()).getMessage());
+        assertEquals(19, ServerConfig.builder().workerNice(19).build().workerNice());
     }
 
     @Test

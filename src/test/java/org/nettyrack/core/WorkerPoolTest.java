@@ -26,6 +26,27 @@ class WorkerPoolTest {
     }
 
     @Test
+    void runsTheThreadStartOnEachWorkerThreadBeforeItsFirstTask() throws InterruptedException {
+        java.util.Set<Thread> started = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        WorkerPool pool = new WorkerPool(0, 2, 10, () -> started.add(Thread.currentThread()));
+        CountDownLatch both = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.Set<Boolean> seenFirst = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        for (int i = 0; i < 2; i++) {
+            assertTrue(pool.submit(() -> {
+                seenFirst.add(started.contains(Thread.currentThread()));
+                both.countDown();
+                await(release);
+            }));
+        }
+        assertTrue(both.await(5, TimeUnit.SECONDS));
+        assertEquals(java.util.Set.of(true), seenFirst, "each task ran on a thread that had started");
+        assertEquals(2, started.size(), "once per thread");
+        release.countDown();
+        assertTrue(pool.shutdown(5_000));
+    }
+
+    @Test
     void saysNoWhenTheQueueIsFull() throws InterruptedException {
         WorkerPool pool = new WorkerPool(1, 1, 2);
         CountDownLatch started = new CountDownLatch(1);
