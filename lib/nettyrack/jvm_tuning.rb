@@ -111,10 +111,14 @@ module Nettyrack
       !%w[ctl war].include?(argv.first) && (argv & %w[-h --help -v --version]).empty?
     end
 
-    # The environment for the JVM that runs with +flags+: JRUBY_OPTS passes them on.
+    # The environment for the JVM that runs with +flags+: JRUBY_OPTS passes them on. Also
+    # glibc's malloc arenas, at most 2 unless the user set a number: by default each thread that
+    # mallocs may get its own 64 MB arena, and the JVM's many threads (compilers, GC, Netty,
+    # workers) keep pages in each. The Rails example under 100 clients held 357-361 MB RSS with
+    # 2 against 395-409 MB, at the same req/s.
     def environment(flags, env)
       opts = [*flags.map { |flag| "-J#{flag}" }, env["JRUBY_OPTS"]].compact.join(" ")
-      { "JRUBY_OPTS" => opts, MARK => "1" }
+      { "JRUBY_OPTS" => opts, MARK => "1", "MALLOC_ARENA_MAX" => env["MALLOC_ARENA_MAX"] || "2" }
     end
 
     # JVM flags inside JAVA_OPTS or JRUBY_OPTS (the latter's -J prefixed ones).

@@ -93,7 +93,13 @@ RSpec.describe Nettyrack::JvmTuning do
 
   it "passes the settings on through JRUBY_OPTS, ahead of the user's, and marks the JVM" do
     env = described_class.environment(["-Xmx512m", "-XX:+UseCompactObjectHeaders"], "JRUBY_OPTS" => "--dev")
-    expect(env).to eq("JRUBY_OPTS" => "-J-Xmx512m -J-XX:+UseCompactObjectHeaders --dev", described_class::MARK => "1")
+    expect(env).to eq("JRUBY_OPTS" => "-J-Xmx512m -J-XX:+UseCompactObjectHeaders --dev", described_class::MARK => "1",
+                      "MALLOC_ARENA_MAX" => "2")
+  end
+
+  it "limits glibc's malloc arenas to 2, unless the user set a number" do
+    expect(described_class.environment([], {})).to include("MALLOC_ARENA_MAX" => "2")
+    expect(described_class.environment([], "MALLOC_ARENA_MAX" => "8")).to include("MALLOC_ARENA_MAX" => "8")
   end
 
   it "tunes servers only, not nettyrack ctl, nettyrack war, --help or --version" do
