@@ -32,6 +32,7 @@ module Nettyrack
       builder.accessLogFormat(access_log_format.to_s)
       builder.accessLog(output_stream(access_log))
       builder.errorLog(output_stream(error_log))
+      builder.setPriority(Java::OrgNettyrackJruby::PosixPriority.new(JRuby.runtime))
       builder.build
     rescue Java::JavaLang::IllegalArgumentException => e
       raise ConfigError, e.message

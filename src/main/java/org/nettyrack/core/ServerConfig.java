@@ -91,6 +91,7 @@ public final class ServerConfig {
     private final int maxConnections;
     private final int ioThreads;
     private final int workerNice;
+    private final ThreadNice.SetPriority setPriority;
     private final int maxUriLength;
     private final int maxHeaderSize;
     private final int maxHeaders;
@@ -128,6 +129,7 @@ public final class ServerConfig {
         this.maxConnections = b.maxConnections;
         this.ioThreads = b.ioThreads;
         this.workerNice = b.workerNice;
+        this.setPriority = b.setPriority;
         this.maxUriLength = b.maxUriLength;
         this.maxHeaderSize = b.maxHeaderSize;
         this.maxHeaders = b.maxHeaders;
@@ -192,6 +194,8 @@ public final class ServerConfig {
     public int ioThreads() { return ioThreads; }
     /** Nice value of the Netty door's worker threads (0-19; {@link ThreadNice}). */
     public int workerNice() { return workerNice; }
+    /** How {@link #workerNice} is applied (null: it is not; see {@link ThreadNice}). */
+    public ThreadNice.SetPriority setPriority() { return setPriority; }
     /** Longest request line (method, target, version) before 414. */
     public int maxUriLength() { return maxUriLength; }
     /** Largest header block before 431. */
@@ -272,6 +276,7 @@ public final class ServerConfig {
         private int maxConnections = 0;
         private int ioThreads = 0;
         private int workerNice = 10;
+        private ThreadNice.SetPriority setPriority;
         private int maxUriLength = 8 * 1024;
         private int maxHeaderSize = 16 * 1024;
         private int maxHeaders = 100;
@@ -312,6 +317,7 @@ public final class ServerConfig {
         public Builder maxConnections(int n) { maxConnections = n; return this; }
         public Builder ioThreads(int n) { ioThreads = n; return this; }
         public Builder workerNice(int n) { workerNice = n; return this; }
+        public Builder setPriority(ThreadNice.SetPriority call) { setPriority = call; return this; }
         public Builder maxUriLength(int n) { maxUriLength = n; return this; }
         public Builder maxHeaderSize(int n) { maxHeaderSize = n; return this; }
         public Builder maxHeaders(int n) { maxHeaders = n; return this; }

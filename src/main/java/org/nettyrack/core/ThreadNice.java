@@ -3,8 +3,6 @@ package org.nettyrack.core;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import jnr.posix.POSIX;
-import jnr.posix.POSIXFactory;
 
 /**
  * Lowers the CPU priority (raises the nice value) of the thread that calls {@link #apply}, on
@@ -14,40 +12,48 @@ import jnr.posix.POSIXFactory;
  * compiling JRuby's code, and a worker that outruns the compiler only runs slow code for longer.
  * With nothing else to run, a niced thread still gets a whole core.
  *
- * <p>The thread's id comes from {@code /proc/thread-self}, and {@code setpriority} from
- * jnr-posix, which JRuby ships. An unprivileged process can raise a nice value but not lower
- * it again, so a thread keeps it for life. Where any of this is missing (not Linux, no native
- * access), {@link #apply} does nothing and says why once.
+ * <p>The thread's id comes from {@code /proc/thread-self}; the system call itself from a
+ * {@link SetPriority} the caller supplies (the JDK has none: the jruby package makes it through
+ * JRuby's POSIX layer). An unprivileged process can raise a nice value but not lower it again,
+ * so a thread keeps it for life, and threads it starts inherit it (a Ruby Thread.new inside a
+ * request runs at the workers' value). Where the call fails or /proc is missing (not Linux),
+ * {@link #apply} does nothing more and says why once.
  */
 public final class ThreadNice {
-    private static final int PRIO_PROCESS = 0; // with a thread id, Linux sets that thread alone
+    /** setpriority(2) for one thread id: 0 on success, else the errno. */
+    @FunctionalInterface
+    public interface SetPriority {
+        int setpriority(int tid, int nice);
+    }
 
     private final int nice;
+    private final SetPriority call;
     private final ErrorLog log;
     private volatile boolean warned;
 
-    /** nice: 0 (leave threads as started) to 19 (the lowest priority), as ServerConfig checks. */
-    public ThreadNice(int nice, ErrorLog log) {
+    /**
+     * nice: 0 (leave threads as started) to 19 (the lowest priority), as ServerConfig checks;
+     * call: null when there is no way to make the call (a JVM without JRuby), and then nothing
+     * is set.
+     */
+    public ThreadNice(int nice, SetPriority call, ErrorLog log) {
         this.nice = nice;
+        this.call = call;
         this.log = log;
-    }
-
-    public int nice() {
-        return nice;
     }
 
     /** Sets the calling thread's nice value; true if it is set (or there is nothing to set). */
     public boolean apply() {
-        if (nice == 0) {
+        if (nice == 0 || call == null) {
             return true;
         }
         String why;
         try {
-            int tid = currentThreadId();
-            if (Holder.POSIX.setpriority(PRIO_PROCESS, tid, nice) == 0) {
+            int errno = call.setpriority(currentThreadId(), nice);
+            if (errno == 0) {
                 return true;
             }
-            why = "setpriority failed (errno " + Holder.POSIX.errno() + ")";
+            why = "setpriority failed (errno " + errno + ")";
         } catch (IOException | RuntimeException | LinkageError e) {
             why = e.toString();
         }
@@ -62,10 +68,5 @@ public final class ThreadNice {
     static int currentThreadId() throws IOException {
         Path self = Files.readSymbolicLink(Path.of("/proc/thread-self"));
         return Integer.parseInt(self.getFileName().toString());
-    }
-
-    /** Loaded on first use, so a missing jnr-posix is a LinkageError apply() reports. */
-    private static final class Holder {
-        static final POSIX POSIX = POSIXFactory.getNativePOSIX();
     }
 }

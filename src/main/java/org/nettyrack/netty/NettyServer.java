@@ -73,7 +73,7 @@ public final class NettyServer {
                 tls.put(bind, new TlsListener(bind));
             }
         }
-        ThreadNice nice = new ThreadNice(config.workerNice(), config.errorLog());
+        ThreadNice nice = new ThreadNice(config.workerNice(), config.setPriority(), config.errorLog());
         pool = new WorkerPool(config.minThreads(), config.maxThreads(), config.queueSize(), nice::apply);
         state = new ServerState(config, handler, pool);
         acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nettyrack-accept", true),
