@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "jruby" # JRuby.runtime, for PosixPriority (the servlet door loads this file without lib/nettyrack.rb)
 require_relative "bind"
 require_relative "errors"
 require_relative "file_settings"
