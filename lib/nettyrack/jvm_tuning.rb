@@ -35,6 +35,12 @@ module Nettyrack
       given.any? { |arg| GC_FAMILY.match?(arg) || HEAP_FAMILY.match?(arg) }
     end
 
+    # Whether the heap is ours to size: the parallel collector is our choice (above 768 MB) and
+    # the user chose neither a collector nor a heap size.
+    def self.sizing_heap?(memory, given)
+      memory > SMALL_MEMORY && !heap_chosen?(given)
+    end
+
     SETTINGS = [
       # The JVM's default heap is a quarter of the machine's memory (6 GB on a 24 GB box), and
       # G1 grows into it: the Rails example sat at 730-950 MB RSS with an 83 MB live set. At most
@@ -64,9 +70,9 @@ module Nettyrack
       # is about 8 %) from a 64 MB start: side by side under 100 clients, 129 MB of heap and
       # 383-390 MB RSS, at the same req/s and CPU per request.
       Setting.new(/GCTimeRatio/,
-                  ->(memory, _cores, given) { "-XX:GCTimeRatio=19" if memory > SMALL_MEMORY && !heap_chosen?(given) }, 8),
+                  ->(memory, _cores, given) { "-XX:GCTimeRatio=19" if sizing_heap?(memory, given) }, 8),
       Setting.new(/\A-Xms|InitialHeapSize|InitialRAMPercentage/,
-                  ->(memory, _cores, given) { "-Xms64m" if memory > SMALL_MEMORY && !heap_chosen?(given) }, 8),
+                  ->(memory, _cores, given) { "-Xms64m" if sizing_heap?(memory, given) }, 8),
       # Four JIT compiler threads where the JVM would start two or three (up to 4 cores), outside
       # small containers: warm-up is C2 compiling JRuby's code while the workers take the cores,
       # and more compiler threads get it more of them. Side by side on the Rails example under
