@@ -16,6 +16,13 @@ module WarBench
   DURATION = Integer(ENV.fetch("BENCH_DURATION", "10"))
   THREADS = Integer(ENV.fetch("BENCH_JETTY_THREADS", "16"))
   CONNECTIONS = [10, 100].freeze
+  # BENCH_PIN=SERVER_CPUS:LOAD_CPUS (as bench/run): each server on SERVER_CPUS, wrk and h2load on LOAD_CPUS.
+  PIN = ENV.fetch("BENCH_PIN", "")
+  unless PIN.empty? || PIN.match?(/\A[0-9,-]+:[0-9,-]+\z/)
+    abort "bench/war: BENCH_PIN must be SERVER_CPUS:LOAD_CPUS (taskset lists, e.g. 0:1), not '#{PIN}'"
+  end
+  PIN_SERVER = PIN.empty? ? [] : ["taskset", "-c", PIN.split(":").first].freeze
+  PIN_LOAD = PIN.empty? ? [] : ["taskset", "-c", PIN.split(":").last].freeze
 
   module_function
 
@@ -27,16 +34,23 @@ module WarBench
       next unless ONLY.include?(name)
 
       log "#{name}: starting"
-      measure(name, spec, dir)
+      measure(name, pinned(spec), dir)
     end
     meta = { "warmup" => WARMUP, "duration" => DURATION, "threads" => THREADS,
-             "load" => File.read("/proc/loadavg").split.first(3).join(" "), "at" => Time.now.utc.strftime("%Y-%m-%d %H:%M") }
+             "load" => File.read("/proc/loadavg").split.first(3).join(" "), "pin" => PIN, "at" => Time.now.utc.strftime("%Y-%m-%d %H:%M") }
     File.write(File.join(dir, "results.json"), JSON.pretty_generate("meta" => meta, "rows" => rows))
     report = WarReport.render(rows, meta)
     puts report
     File.write(File.join(RESULTS, "war-latest.md"), report)
     File.write(File.join(dir, "report.md"), report)
     exit(rows.any? { |row| row["failed"] } ? 1 : 0)
+  end
+
+  def pinned(spec)
+    lambda do |port|
+      env, argv, *rest = spec.call(port)
+      [env, [*PIN_SERVER, *argv], *rest]
+    end
   end
 
   def measure(name, spec, dir)
@@ -57,7 +71,7 @@ module WarBench
   end
 
   def wrk(port, connections, seconds)
-    out = IO.popen(["timeout", "-k", "5", (seconds + 30).to_s, "wrk", "-t2", "-c#{connections}", "-d#{seconds}s",
+    out = IO.popen(["timeout", "-k", "5", (seconds + 30).to_s, *PIN_LOAD, "wrk", "-t2", "-c#{connections}", "-d#{seconds}s",
                     "--latency", "http://127.0.0.1:#{port}/"], err: %i[child out], &:read)
     result = BenchParse.wrk(out)
     { "rps" => result["rps"].round(1), "p99_ms" => result["p99_ms"]&.round(2), "errors" => result["errors"] }
@@ -70,7 +84,7 @@ module WarBench
   def h2load(port, connections, seconds, raw)
     out = ""
     2.times do
-      out = IO.popen(["timeout", "--foreground", "-k", "5", (seconds + 20).to_s, "h2load", "--h1", "-t1",
+      out = IO.popen(["timeout", "--foreground", "-k", "5", (seconds + 20).to_s, *PIN_LOAD, "h2load", "--h1", "-t1",
                       "-c#{connections}", "-D", seconds.to_s, "-N", "10", "http://127.0.0.1:#{port}/"],
                      err: %i[child out], &:read)
       break unless [124, 137].include?($?.exitstatus)

@@ -15,7 +15,7 @@ module WarReport
              "bench/hello.ru, RACK_ENV=production, 127.0.0.1; Jetty #{jetty_version} (ee10) with #{meta['threads']} " \
              "threads for both web apps; a #{meta['warmup']} s warm-up (wrk -c100) per server, then, in this order, " \
              "wrk -t2 --latency and h2load --h1 -t1, #{meta['duration']} s each, at 10 and 100 connections; " \
-             "load average #{meta['load']} at the end (#{cores} cores, shared).", "",
+             "load average #{meta['load']} at the end (#{cores} cores, shared).#{pinned(meta['pin'])}", "",
              "| server | boot | warm-up | wrk c10 | wrk c100 | p99 c10 | p99 c100 | h2load c10 | h2load c100 | " \
              "min/max c10 | min/max c100 | errors | RSS |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
@@ -23,6 +23,13 @@ module WarReport
     rows.select { |row| row["failed"] }.each { |row| lines << "| #{row['server']} | failed: #{row['failed']} |" }
     lines.concat(["", *targets(ok)])
     "#{lines.join("\n")}\n"
+  end
+
+  def pinned(pin)
+    return "" if pin.to_s.empty?
+
+    server_cpus, load_cpus = pin.split(":", 2)
+    " Pinned: every server on CPU #{server_cpus}, wrk and h2load on CPU #{load_cpus} (BENCH_PIN=#{pin})."
   end
 
   def result_row(row)
