@@ -54,6 +54,8 @@ module Nettyrack
       max_connections: 0,         # 0: the process's open-file limit less 1024
       io_threads: 0,              # 0: one per core
       worker_nice: 10,            # Linux nice of the Netty door's workers (ThreadNice); 0: off
+      file_cache: 1,              # seconds a --public path's lookup and file facts are reused
+      file_cache_entries: 1024,   # paths file_cache keeps (each at most 16 KiB of bytes per file)
       max_message_size: 1 * MIB,  # WebSocket message received, fragments joined
       max_push_queue: 1 * MIB,    # bytes waiting for one slow WebSocket/SSE client
       push_timeout: 40,           # ping / keep-alive comment after this idle time

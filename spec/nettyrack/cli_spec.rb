@@ -96,13 +96,18 @@ RSpec.describe Nettyrack::CLI do
   end
 
   describe "limits" do
+    it "gives every limit a help text OptionParser reads as text (a line starting with - would be one more switch)" do
+      expect(Nettyrack::LIMITS.map(&:help).grep(/\A-/)).to be_empty
+    end
+
     it "has a flag for every limit, reading sizes and durations" do
       argv = %w[--max-body-size 10m --max-header-size 32k --max-uri-length 4096 --max-headers 50
                 --max-chunk-extensions 8k --body-buffer 1m --body-timeout 10 --body-min-rate 4k
                 --header-timeout 5 --keep-alive-timeout 500ms --write-timeout 1.5 --shutdown-timeout 2m
                 --queue-size 10 --max-connections 500 --io-threads 4 --max-message-size 64k --max-push-queue 2m --push-timeout 30
                 --control-timeout 500ms --max-concurrent-streams 8 --http2-initial-window 1m
-                --http2-max-resets 50 --http2-reset-window 10 --worker-nice 0]
+                --http2-max-resets 50 --http2-reset-window 10 --worker-nice 0 --file-cache 250ms
+                --file-cache-entries 64]
       expect(settings(*argv)).to eq(
         max_body_size: 10 * 1024 * 1024, max_header_size: 32 * 1024, max_uri_length: 4096, max_headers: 50,
         max_chunk_extensions: 8 * 1024, body_buffer: 1024 * 1024, body_timeout: 10, body_min_rate: 4096,
@@ -110,7 +115,7 @@ RSpec.describe Nettyrack::CLI do
         shutdown_timeout: 120, queue_size: 10, max_connections: 500, io_threads: 4, max_message_size: 64 * 1024,
         max_push_queue: 2 * 1024 * 1024, push_timeout: 30, control_timeout: 0.5,
         max_concurrent_streams: 8, http2_initial_window: 1024 * 1024, http2_max_resets: 50, http2_reset_window: 10,
-        worker_nice: 0
+        worker_nice: 0, file_cache: 0.25, file_cache_entries: 64
       )
       expect(settings(*argv).keys).to match_array(Nettyrack::LIMIT_NAMES)
     end

@@ -114,6 +114,8 @@ public final class ServerConfig {
     private final int http2MaxResets;
     private final long http2ResetWindowMillis;
     private final org.nettyrack.core.files.FileOptions files;
+    private final long fileCacheMillis;
+    private final int fileCacheEntries;
     private final boolean earlyHints;
     private final OutputStream accessLog;
     private final AccessLogFormat accessLogFormat;
@@ -152,6 +154,8 @@ public final class ServerConfig {
         this.http2MaxResets = b.http2MaxResets;
         this.http2ResetWindowMillis = b.http2ResetWindowMillis;
         this.files = b.files;
+        this.fileCacheMillis = b.fileCacheMillis;
+        this.fileCacheEntries = b.fileCacheEntries;
         this.earlyHints = b.earlyHints;
         this.accessLog = b.accessLog;
         this.accessLogFormat = b.accessLogFormat;
@@ -254,6 +258,10 @@ public final class ServerConfig {
     public long http2ResetWindowMillis() { return http2ResetWindowMillis; }
     /** Public directory, x-sendfile and their rules. */
     public org.nettyrack.core.files.FileOptions files() { return files; }
+    /** How long a public path's lookup and file facts (a small file's bytes too) are reused; 0: never. */
+    public long fileCacheMillis() { return fileCacheMillis; }
+    /** How many public paths {@link #fileCacheMillis} keeps at once. */
+    public int fileCacheEntries() { return fileCacheEntries; }
     /** Whether {@code rack.early_hints} sends 103 responses (HTTP/1.1). */
     public boolean earlyHints() { return earlyHints; }
     /** Where access log lines go, or null for none. */
@@ -299,6 +307,8 @@ public final class ServerConfig {
         private int http2MaxResets = 200;
         private long http2ResetWindowMillis = 30_000;
         private org.nettyrack.core.files.FileOptions files = org.nettyrack.core.files.FileOptions.NONE;
+        private long fileCacheMillis = 1_000;
+        private int fileCacheEntries = 1_024;
         private boolean earlyHints = true;
         private OutputStream accessLog;
         private AccessLogFormat accessLogFormat = AccessLogFormat.COMMON;
@@ -340,6 +350,8 @@ public final class ServerConfig {
         public Builder http2MaxResets(int n) { http2MaxResets = n; return this; }
         public Builder http2ResetWindowMillis(long ms) { http2ResetWindowMillis = ms; return this; }
         public Builder files(org.nettyrack.core.files.FileOptions options) { files = options; return this; }
+        public Builder fileCacheMillis(long ms) { fileCacheMillis = ms; return this; }
+        public Builder fileCacheEntries(int n) { fileCacheEntries = n; return this; }
         public Builder earlyHints(boolean on) { earlyHints = on; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
         public Builder accessLogFormat(String name) { accessLogFormat = AccessLogFormat.named(name); return this; }
@@ -397,6 +409,10 @@ public final class ServerConfig {
                     "control token must not be empty (opt out of tokens explicitly instead)");
             }
             require(files != null, "file options must not be null");
+            require(fileCacheMillis >= 0 && fileCacheMillis <= 3_600_000,
+                "file cache time must be 0 to 3600 s, got " + fileCacheMillis / 1000.0 + " s");
+            require(fileCacheEntries >= 1 && fileCacheEntries <= 1_000_000,
+                "file cache entries must be 1 to 1000000, got " + fileCacheEntries);
             require(files.publicDir() == null || java.nio.file.Files.isDirectory(files.publicDir()),
                 "public directory " + files.publicDir() + " is not a directory");
             return new ServerConfig(this);

@@ -1,40 +1,43 @@
 package org.nettyrack.netty;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.StandardOpenOption;
+import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.files.FileOptions;
 import org.nettyrack.core.files.FileResponse;
 import org.nettyrack.core.files.PublicDir;
+import org.nettyrack.core.files.PublicFileCache;
 
 /**
  * {@code --public DIR}: answers GET and HEAD for files under the directory on the event loop,
  * through the request's {@link NettyResponseSink}, so the application (and Ruby) never sees
  * them; {@link PublicDir} decides what a path names and refuses what would leave the
- * directory, {@link FileResponse} the status and headers, {@link FileBodies} sends the bytes.
+ * directory, {@link PublicFileCache} keeps that and the file's facts (and a small file's bytes)
+ * for {@code --file-cache} seconds, {@link FileResponse} decides the status and headers,
+ * and a small file goes out from memory, a larger one through {@link FileBodies}.
  * Anything else goes on to the application. {@link RackDispatcher} asks before it hands a
  * request to the workers, so pipelined answers keep their order.
  */
 final class PublicFiles {
-    /** Files up to this size go out in the response's one write. */
-    static final int SMALL = 16 * 1024;
-    private final PublicDir dir;
+    private final PublicFileCache cache;
     private final FileOptions options;
 
-    private PublicFiles(PublicDir dir, FileOptions options) {
-        this.dir = dir;
+    private PublicFiles(PublicFileCache cache, FileOptions options) {
+        this.cache = cache;
         this.options = options;
     }
 
-    /** The public files of these options, or null when there is no public directory. */
-    static PublicFiles of(FileOptions options) {
+    /** The public files of this server, or null when it has no public directory. */
+    static PublicFiles of(ServerConfig config) {
+        FileOptions options = config.files();
         if (options.publicDir() == null) {
             return null;
         }
         try {
-            return new PublicFiles(new PublicDir(options.publicDir(), options.dotfiles()), options);
+            PublicDir dir = new PublicDir(options.publicDir(), options.dotfiles());
+            return new PublicFiles(new PublicFileCache(dir, TimeUnit.MILLISECONDS.toNanos(config.fileCacheMillis()),
+                config.fileCacheEntries()), options);
         } catch (IOException e) {
             throw new IllegalArgumentException("public directory: " + e.getMessage(), e);
         }
@@ -48,8 +51,14 @@ final class PublicFiles {
             return false;
         }
         String target = request.target();
-        PublicDir.Lookup lookup = dir.lookup(target);
-        switch (lookup.found()) {
+        PublicFileCache.Entry found;
+        try {
+            found = cache.get(target);
+        } catch (IOException e) {
+            plain(sink, 404, "Not Found\n"); // there, but not readable
+            return true;
+        }
+        switch (found.found()) {
             case PASS:
                 return false;
             case BAD_REQUEST:
@@ -62,7 +71,7 @@ final class PublicFiles {
                 break;
         }
         try {
-            send(sink, FileResponse.forPublic(lookup.file(), path(target), request::header, get, options.cacheControl()));
+            send(sink, FileResponse.forPublic(found.file(), path(target), request::header, get, options.cacheControl()));
         } catch (IOException e) {
             if (sink.committed()) {
                 sink.abort();
@@ -78,27 +87,13 @@ final class PublicFiles {
             sink.respond(answer.status(), answer.headers(), new byte[0], 0, 0);
             return;
         }
-        if (answer.length() <= SMALL) { // one read, one write: cheaper than a region and its own flush
-            byte[] bytes = read(answer);
-            sink.respond(answer.status(), answer.headers(), bytes, 0, bytes.length);
+        if (answer.bytes() != null) { // read with its facts: one write, no file system call
+            sink.respond(answer.status(), answer.headers(), answer.bytes(), (int) answer.offset(), (int) answer.length());
             return;
         }
         sink.begin(answer.status(), answer.headers(), answer.length());
         sink.sendFile(answer.file(), answer.offset(), answer.length());
         sink.end();
-    }
-
-    /** The region in full, or an IOException when the file is shorter now than it was. */
-    private static byte[] read(FileResponse answer) throws IOException {
-        ByteBuffer bytes = ByteBuffer.allocate((int) answer.length());
-        try (FileChannel in = FileChannel.open(answer.file(), StandardOpenOption.READ)) {
-            while (bytes.hasRemaining()) {
-                if (in.read(bytes, answer.offset() + bytes.position()) < 0) {
-                    throw new IOException("file truncated while read: " + answer.file());
-                }
-            }
-        }
-        return bytes.array();
     }
 
     private static void plain(NettyResponseSink sink, int status, String text) {

@@ -37,6 +37,6 @@ final class ServerState {
         this.accessLog = config.accessLog() == null ? null : new AccessLog(config.accessLog(), config.accessLogFormat());
         this.errorLog = config.errorLog();
         this.connections = new ConnectionLimit(config.connectionCap());
-        this.publicFiles = PublicFiles.of(config.files());
+        this.publicFiles = PublicFiles.of(config);
     }
 }

@@ -13,10 +13,11 @@ import org.nettyrack.core.ResponseHeaders;
  * directory ({@link #forPublic}) and a file an application answered with ({@link #forApp}:
  * a {@code to_path} body or an {@code x-sendfile} header), so a transport needs one file sender.
  * A transport sends {@link #file} from {@link #offset} for {@link #length} bytes when
- * {@link #hasBody}; the length is the file's when it was looked at, so a file cut short
- * meanwhile must end the connection rather than the response.
+ * {@link #hasBody}, from {@link #bytes} when the file's content was read with its facts (a small
+ * public file; null otherwise); the length is the file's when it was looked at, so a file cut
+ * short meanwhile must end the connection rather than the response.
  */
-public record FileResponse(int status, ResponseHeaders headers, Path file, long offset, long length) {
+public record FileResponse(int status, ResponseHeaders headers, Path file, long offset, long length, byte[] bytes) {
 
     public boolean hasBody() {
         return status == 200 || status == 206;
@@ -27,11 +28,11 @@ public record FileResponse(int status, ResponseHeaders headers, Path file, long 
      * from its name, a precompressed sibling when the client accepts one, ETag,
      * Last-Modified, Accept-Ranges, the Cache-Control {@code cache} gives the path.
      */
-    public static FileResponse forPublic(Path file, String path, Function<String, String> request, boolean get,
-                                         CacheRules cache) throws IOException {
+    public static FileResponse forPublic(PublicFile file, String path, Function<String, String> request, boolean get,
+                                         CacheRules cache) {
         Precompressed chosen = Precompressed.choose(file, request.apply("accept-encoding"));
         ResponseHeaders headers = new ResponseHeaders();
-        headers.add("content-type", MimeTypes.of(file.getFileName().toString()));
+        headers.add("content-type", MimeTypes.of(file.plain().file().getFileName().toString()));
         if (chosen.encoding() != null) {
             headers.add("content-encoding", chosen.encoding());
         }
@@ -42,10 +43,9 @@ public record FileResponse(int status, ResponseHeaders headers, Path file, long 
         if (cacheControl != null) {
             headers.add("cache-control", cacheControl);
         }
-        BasicFileAttributes attributes = Files.readAttributes(chosen.file(), BasicFileAttributes.class);
-        long modified = attributes.lastModifiedTime().toMillis();
-        return answer(chosen.file(), headers, request, get, attributes.size(), modified,
-            FileAnswer.etag(modified, attributes.size(), chosen.encoding()));
+        FileFacts facts = chosen.facts();
+        return answer(facts.file(), headers, request, get, facts.size(), facts.modified(), facts.lastModified(),
+            facts.etag(), facts.bytes());
     }
 
     /**
@@ -81,15 +81,16 @@ public record FileResponse(int status, ResponseHeaders headers, Path file, long 
             headers.remove("last-modified");
         }
         headers.remove("etag");
-        return answer(file, headers, request, get, attributes.size(), modified, etag);
+        return answer(file, headers, request, get, attributes.size(), modified, FileAnswer.httpDate(modified), etag, null);
     }
 
     private static FileResponse answer(Path file, ResponseHeaders headers, Function<String, String> request,
-                                       boolean get, long size, long modified, String etag) {
+                                       boolean get, long size, long modified, String lastModified, String etag,
+                                       byte[] bytes) {
         if (etag != null) {
             headers.add("etag", etag);
         }
-        headers.add("last-modified", FileAnswer.httpDate(modified));
+        headers.add("last-modified", lastModified);
         headers.add("accept-ranges", "bytes");
         FileAnswer answer = FileAnswer.decide(request, get, size, modified, etag);
         if (answer.contentRange() != null) {
@@ -99,6 +100,6 @@ public record FileResponse(int status, ResponseHeaders headers, Path file, long 
             headers.remove("content-type");
             headers.remove("content-encoding");
         }
-        return new FileResponse(answer.status(), headers, file, answer.offset(), answer.length());
+        return new FileResponse(answer.status(), headers, file, answer.offset(), answer.length(), bytes);
     }
 }

@@ -1,7 +1,5 @@
 package org.nettyrack.core.files;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 
 /**
@@ -11,21 +9,19 @@ import java.util.Locale;
  * when no acceptable sibling exists. {@link #varies} says whether any sibling exists, in
  * which case every answer for the file carries {@code Vary: Accept-Encoding}.
  */
-public record Precompressed(Path file, String encoding, boolean varies) {
-    private static final String[][] ENCODINGS = {{"br", ".br"}, {"gzip", ".gz"}};
+public record Precompressed(FileFacts facts, String encoding, boolean varies) {
 
-    public static Precompressed choose(Path file, String acceptEncoding) {
-        boolean varies = false;
-        for (String[] encoding : ENCODINGS) {
-            Path sibling = file.resolveSibling(file.getFileName() + encoding[1]);
-            if (Files.isRegularFile(sibling)) {
-                varies = true;
-                if (acceptEncoding != null && accepts(acceptEncoding, encoding[0])) {
-                    return new Precompressed(sibling, encoding[0], true);
-                }
+    public static Precompressed choose(PublicFile file, String acceptEncoding) {
+        boolean varies = file.brotli() != null || file.gzip() != null;
+        if (acceptEncoding != null) {
+            if (file.brotli() != null && accepts(acceptEncoding, "br")) {
+                return new Precompressed(file.brotli(), "br", true);
+            }
+            if (file.gzip() != null && accepts(acceptEncoding, "gzip")) {
+                return new Precompressed(file.gzip(), "gzip", true);
             }
         }
-        return new Precompressed(file, null, varies);
+        return new Precompressed(file.plain(), null, varies);
     }
 
     /** Whether an Accept-Encoding value accepts {@code coding} with a non-zero q ("*" counts). */

@@ -33,9 +33,10 @@ class PrecompressedTest {
                 Files.writeString(dir.resolve("app.js." + sibling), "z");
             }
         }
-        Precompressed chosen = Precompressed.choose(file, acceptEncoding);
+        Precompressed chosen = Precompressed.choose(PublicFile.read(file), acceptEncoding);
         assertEquals(encoding, chosen.encoding());
         assertEquals(varies, chosen.varies());
-        assertEquals(encoding == null ? file : dir.resolve("app.js." + (encoding.equals("br") ? "br" : "gz")), chosen.file());
+        assertEquals(encoding == null ? file : dir.resolve("app.js." + (encoding.equals("br") ? "br" : "gz")),
+            chosen.facts().file());
     }
 }
