@@ -45,6 +45,27 @@ RSpec.describe "public files (--public)" do
     end
   end
 
+  it "serves a changed file as it was for --file-cache seconds, then as it is; with 0 at once" do
+    path = File.join(@public, "hello.txt")
+    with_app(app, files: file_options(@public), fileCacheMillis: 400) do |port|
+      expect(curl(port, "/hello.txt").body).to eq("hello, static world\n")
+      File.write(path, "changed\n")
+      kept = curl(port, "/hello.txt")
+      expect([kept.body, kept.headers["content-length"]]).to eq(["hello, static world\n", "20"])
+      sleep 0.5
+      fresh = curl(port, "/hello.txt")
+      expect([fresh.body, fresh.headers["content-length"]]).to eq(["changed\n", "8"])
+    end
+    with_app(app, files: file_options(@public), fileCacheMillis: 0) do |port|
+      expect(curl(port, "/hello.txt").body).to eq("changed\n")
+      File.write(path, "again\n")
+      expect(curl(port, "/hello.txt").body).to eq("again\n")
+      File.delete(path)
+      gone = curl(port, "/hello.txt")
+      expect([gone.status, gone.body]).to eq([200, "app /hello.txt"])
+    end
+  end
+
   it "sends one range (206), refuses an unsatisfiable one (416), and ignores it when If-Range is stale" do
     serve do |port|
       part = curl(port, "/hello.txt", "-r", "7-12")

@@ -36,6 +36,18 @@ class ServerConfigTest {
     }
 
     @Test
+    void theFileCacheHasItsDefaultsAndBounds() {
+        ServerConfig defaults = ServerConfig.builder().build();
+        assertEquals(1_000, defaults.fileCacheMillis());
+        assertEquals(1_024, defaults.fileCacheEntries());
+        assertEquals(0, ServerConfig.builder().fileCacheMillis(0).build().fileCacheMillis(), "0: no cache");
+        assertEquals("file cache time must be 0 to 3600 s, got 3600.001 s", assertThrows(IllegalArgumentException.class,
+            () -> ServerConfig.builder().fileCacheMillis(3_600_001).build()).getMessage());
+        assertEquals("file cache entries must be 1 to 1000000, got 0", assertThrows(IllegalArgumentException.class,
+            () -> ServerConfig.builder().fileCacheEntries(0).build()).getMessage());
+    }
+
+    @Test
     void theHttp2ResetLimitHasItsDefaultsAndBounds() {
         ServerConfig defaults = ServerConfig.builder().build();
         assertEquals(200, defaults.http2MaxResets());
