@@ -18,7 +18,7 @@ import java.util.function.LongSupplier;
  * {@code validNanos} 0 nothing is kept. Safe for the event-loop threads to share.
  */
 public final class PublicFileCache {
-    /** A path's lookup and, for {@link PublicDir.Found#FILE}, its file (null when it went meanwhile). */
+    /** A path's lookup and, for {@link PublicDir.Found#FILE}, its file (a file gone meanwhile is {@link PublicDir.Found#PASS}). */
     public record Entry(PublicDir.Found found, PublicFile file, long readAt) {
     }
 
