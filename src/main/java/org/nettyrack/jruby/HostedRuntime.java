@@ -29,6 +29,7 @@ import org.nettyrack.core.push.PubSub;
  * ({@code jruby.home}, for a jruby.jar without its stdlib) set before it starts, and for a WAR
  * from {@code nettyrack war} BUNDLE_GEMFILE and BUNDLE_WITHOUT as {@code java -jar} sets them; the host's
  * globals; then {@code Nettyrack::HostedApp.boot} (lib/nettyrack/hosted_app.rb) loads the rackup.
+ * {@link UnloadableRuntime} sets what lets the web app's class loader go after an undeploy.
  * {@link #close} tears the runtime down (at_exit blocks run, Ruby threads stop) and waits for
  * its threads to end.
  */
@@ -84,6 +85,7 @@ final class HostedRuntime implements HostedApp {
         Map<String, String> params = settings.params();
         RubyInstanceConfig config = new RubyInstanceConfig();
         config.setLoader(settings.loader());
+        UnloadableRuntime.configure(config, params);
         config.setCurrentDirectory(settings.root());
         String home = params.get("jruby.home");
         if (home != null && !home.isBlank()) {
