@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import org.jruby.Ruby;
 import org.jruby.RubyArray;
 import org.jruby.RubyHash;
@@ -29,6 +30,7 @@ import org.nettyrack.core.push.PubSub;
  * ({@code jruby.home}, for a jruby.jar without its stdlib) set before it starts, and for a WAR
  * from {@code nettyrack war} BUNDLE_GEMFILE and BUNDLE_WITHOUT as {@code java -jar} sets them; the host's
  * globals; then {@code Nettyrack::HostedApp.boot} (lib/nettyrack/hosted_app.rb) loads the rackup.
+ * {@link UnloadableRuntime} sets what lets the web app's class loader go after an undeploy.
  * {@link #close} tears the runtime down (at_exit blocks run, Ruby threads stop) and waits for
  * its threads to end.
  */
@@ -42,13 +44,15 @@ final class HostedRuntime implements HostedApp {
     private final RackBridge bridge;
     private final ServerConfig config;
     private final PubSub pubsub;
+    private final Consumer<String> log;
     private boolean closed;
 
-    private HostedRuntime(Ruby runtime, RackBridge bridge, ServerConfig config, PubSub pubsub) {
+    private HostedRuntime(Ruby runtime, RackBridge bridge, ServerConfig config, PubSub pubsub, Consumer<String> log) {
         this.runtime = runtime;
         this.bridge = bridge;
         this.config = config;
         this.pubsub = pubsub;
+        this.log = log;
     }
 
     static HostedRuntime boot(Settings settings) {
@@ -70,7 +74,7 @@ final class HostedRuntime implements HostedApp {
             PubSub pubsub = booted.entry(2).toJava(PubSub.class);
             IRubyObject errors = runtime.getGlobalVariables().get("$stderr");
             RackBridge bridge = new RackBridge(booted.entry(0), errors, "development".equals(rackEnv), pubsub);
-            return new HostedRuntime(runtime, bridge, config, pubsub);
+            return new HostedRuntime(runtime, bridge, config, pubsub, settings.log());
         } catch (RaiseException e) {
             runtime.tearDown(false);
             throw new BootFailure(describe(runtime, e));
@@ -84,6 +88,7 @@ final class HostedRuntime implements HostedApp {
         Map<String, String> params = settings.params();
         RubyInstanceConfig config = new RubyInstanceConfig();
         config.setLoader(settings.loader());
+        UnloadableRuntime.configure(config, params);
         config.setCurrentDirectory(settings.root());
         String home = params.get("jruby.home");
         if (home != null && !home.isBlank()) {
@@ -181,8 +186,10 @@ final class HostedRuntime implements HostedApp {
             // The runtime still has to go.
         }
         String prefix = "Ruby-" + runtime.getRuntimeNumber() + "-";
+        JavaBindingValues bound = JavaBindingValues.of(runtime, log);
         runtime.tearDown(false);
         awaitThreads(prefix);
+        bound.release();
     }
 
     /**

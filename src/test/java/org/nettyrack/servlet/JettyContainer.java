@@ -4,14 +4,23 @@ import java.net.URI;
 import java.nio.file.Path;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.eclipse.jetty.ee10.websocket.jakarta.server.config.JakartaWebSocketServletContainerInitializer;
+import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
-/** Jetty 12, ee10 (Jakarta Servlet 6), embedded; the web app deployed as a WebAppContext. */
+/**
+ * Jetty 12, ee10 (Jakarta Servlet 6), embedded; the web app deployed as a WebAppContext. A
+ * redeploy starts a new WebAppContext for the same web app, as Jetty's deployer does: a stopped
+ * one that starts again keeps a NamingDump (which holds the old class loader) per start, since
+ * Jetty 12.1's EnvConfiguration adds one on configure and removes another type on deconfigure.
+ */
 final class JettyContainer implements Container {
     private Server server;
     private ServerConnector connector;
+    private final ContextHandlerCollection contexts = new ContextHandlerCollection();
     private WebAppContext context;
+    private Path webApp;
+    private String contextPath;
     private String failure = "";
 
     @Override
@@ -21,12 +30,10 @@ final class JettyContainer implements Container {
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         server.addConnector(connector);
-        context = new WebAppContext(webApp.toString(), contextPath);
-        context.setThrowUnavailableOnStartupException(true);
-        // Tomcat's WebSocket initializer is on the test's class path too: Jetty must not run it.
-        context.setAttribute("org.eclipse.jetty.containerInitializerExclusionPattern", "org\\.apache\\..*");
-        JakartaWebSocketServletContainerInitializer.configure(context, null);
-        server.setHandler(context);
+        this.webApp = webApp;
+        this.contextPath = contextPath;
+        server.setHandler(contexts);
+        contexts.addHandler(newContext());
         try {
             server.start();
         } catch (Exception e) {
@@ -40,6 +47,15 @@ final class JettyContainer implements Container {
         return true;
     }
 
+    private WebAppContext newContext() {
+        context = new WebAppContext(webApp.toString(), contextPath);
+        context.setThrowUnavailableOnStartupException(true);
+        // Tomcat's WebSocket initializer is on the test's class path too: Jetty must not run it.
+        context.setAttribute("org.eclipse.jetty.containerInitializerExclusionPattern", "org\\.apache\\..*");
+        JakartaWebSocketServletContainerInitializer.configure(context, null);
+        return context;
+    }
+
     @Override
     public URI base() {
         return URI.create("http://127.0.0.1:" + connector.getLocalPort() + context.getContextPath() + "/");
@@ -48,10 +64,13 @@ final class JettyContainer implements Container {
     @Override
     public void undeploy() throws Exception {
         context.stop();
+        contexts.removeHandler(context);
+        context.destroy();
     }
 
     @Override
     public void redeploy() throws Exception {
+        contexts.addHandler(newContext());
         context.start();
     }
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -12,6 +14,7 @@ import java.net.http.WebSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,6 +113,51 @@ class WarDeploymentTest {
                 assertEquals(List.of(), threadsOf(loader), "threads of the web app after undeploy " + round);
             }
         }
+    }
+
+    /**
+     * Redeployed three times in one container, the WAR does not pile up its classes: the class
+     * loaders (and JRuby's classes in metaspace with them) of the web apps undeployed before the
+     * last one are collected. The last one may stay until the next deployment: something the
+     * heap dump does not show (a JDK class's own fields, which it leaves out, such as its
+     * ClassValue map, which the JDK clears lazily) still holds it, and a new deployment lets it go.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("containers")
+    void appWarRedeploysWithoutKeepingItsClasses(String name, Supplier<Container> containers) throws Exception {
+        ReferenceQueue<ClassLoader> collected = new ReferenceQueue<>();
+        List<WeakReference<ClassLoader>> undeployed = new ArrayList<>();
+        try (Container container = containers.get()) {
+            assertTrue(container.deploy(appWar, "/shop"), () -> "deployment failed: " + container.failure());
+            for (int round = 1; round <= 3; round++) {
+                if (round > 1) {
+                    container.redeploy();
+                }
+                assertEquals(200, get(container.base().resolve("items/" + round)).statusCode());
+                undeployed.add(new WeakReference<>(container.loader(), collected));
+                container.undeploy();
+            }
+            int earlier = undeployed.size() - 1;
+            assertTrue(awaitCollected(collected, earlier) >= earlier,
+                () -> "web app class loaders still reachable after 3 undeploys: " + undeployed.stream()
+                    .limit(earlier).filter(loader -> loader.get() != null).count() + " of the first " + earlier);
+        }
+    }
+
+    /**
+     * How many of the references were cleared, waiting for them (a minute at most, which a
+     * loaded machine needs) with a full GC before each wait.
+     */
+    private static int awaitCollected(ReferenceQueue<ClassLoader> queue, int expected) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        int cleared = 0;
+        while (cleared < expected && System.nanoTime() < deadline) {
+            System.gc();
+            while (queue.remove(500) != null) {
+                cleared++;
+            }
+        }
+        return cleared;
     }
 
     /** The names of the live threads whose context class loader is the web app's, or below it. */
