@@ -60,8 +60,9 @@ RSpec.describe "bin/nettyrack --control-url, and nettyrack ctl" do
     expect(stats_until(control, token) { |stats| stats["push"]["websocket"].zero? }["push"]["websocket"]).to eq(0)
 
     held = Thread.new { curl("http://127.0.0.1:#{port}/hold") }
-    busy = stats_until(control, token) { |stats| stats["requests"]["in_flight"] == 1 }
-    expect(busy["workers"]["busy"]).to be >= 1
+    # in_flight counts from the dispatch on the event loop; a worker (at nice 10) takes it a moment later
+    busy = stats_until(control, token) { |stats| stats["requests"]["in_flight"] == 1 && stats["workers"]["busy"] >= 1 }
+    expect([busy["requests"]["in_flight"], busy["workers"]["busy"] >= 1]).to eq([1, true])
     code, body = curl("#{control}/thread-backtraces?token=#{token}")
     expect(code).to eq("200")
     dump = JSON.parse(body)
