@@ -100,18 +100,10 @@ class WarDeploymentTest {
     @MethodSource("containers")
     void appWarRedeploysWithoutLeavingThreads(String name, Supplier<Container> containers) throws Exception {
         try (Container container = containers.get()) {
-            assertTrue(container.deploy(appWar, "/shop"), () -> "deployment failed: " + container.failure());
-            for (int round = 1; round <= 3; round++) {
-                if (round > 1) {
-                    container.redeploy();
-                }
-                assertEquals(200, get(container.base().resolve("items/" + round)).statusCode());
-                assertEquals("echo: hi", webSocketEcho(URI.create(container.base().resolve("ws").toString()
-                    .replaceFirst("^http", "ws")), "hi"));
-                ClassLoader loader = container.loader();
-                container.undeploy();
-                assertEquals(List.of(), threadsOf(loader), "threads of the web app after undeploy " + round);
-            }
+            deployThreeTimes(container,
+                round -> assertEquals("echo: hi", webSocketEcho(URI.create(container.base().resolve("ws").toString()
+                    .replaceFirst("^http", "ws")), "hi")),
+                (round, loader) -> assertEquals(List.of(), threadsOf(loader), "threads of the web app after undeploy " + round));
         }
     }
 
@@ -128,19 +120,44 @@ class WarDeploymentTest {
         ReferenceQueue<ClassLoader> collected = new ReferenceQueue<>();
         List<WeakReference<ClassLoader>> undeployed = new ArrayList<>();
         try (Container container = containers.get()) {
-            assertTrue(container.deploy(appWar, "/shop"), () -> "deployment failed: " + container.failure());
-            for (int round = 1; round <= 3; round++) {
-                if (round > 1) {
-                    container.redeploy();
-                }
-                assertEquals(200, get(container.base().resolve("items/" + round)).statusCode());
-                undeployed.add(new WeakReference<>(container.loader(), collected));
-                container.undeploy();
-            }
+            deployThreeTimes(container, round -> { },
+                (round, loader) -> undeployed.add(new WeakReference<>(loader, collected)));
             int earlier = undeployed.size() - 1;
             assertTrue(awaitCollected(collected, earlier) >= earlier,
                 () -> "web app class loaders still reachable after 3 undeploys: " + undeployed.stream()
                     .limit(earlier).filter(loader -> loader.get() != null).count() + " of the first " + earlier);
+        }
+    }
+
+    /** A check in one round of {@link #deployThreeTimes}, given the round's web app class loader. */
+    @FunctionalInterface
+    private interface AfterUndeploy {
+        void check(int round, ClassLoader loader) throws Exception;
+    }
+
+    /** A check in one round of {@link #deployThreeTimes}, while the web app is deployed. */
+    @FunctionalInterface
+    private interface WhileDeployed {
+        void check(int round) throws Exception;
+    }
+
+    /**
+     * The app WAR deployed at /shop (redeployed in rounds 2 and 3), answering, then undeployed,
+     * three times in one container: {@code whileDeployed} runs before each undeploy,
+     * {@code afterUndeploy} after it with the web app's class loader.
+     */
+    private void deployThreeTimes(Container container, WhileDeployed whileDeployed, AfterUndeploy afterUndeploy)
+        throws Exception {
+        assertTrue(container.deploy(appWar, "/shop"), () -> "deployment failed: " + container.failure());
+        for (int round = 1; round <= 3; round++) {
+            if (round > 1) {
+                container.redeploy();
+            }
+            assertEquals(200, get(container.base().resolve("items/" + round)).statusCode());
+            whileDeployed.check(round);
+            ClassLoader loader = container.loader();
+            container.undeploy();
+            afterUndeploy.check(round, loader);
         }
     }
 
