@@ -12,6 +12,7 @@ import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import java.util.List;
 import org.nettyrack.core.ServerConfig;
 
@@ -20,7 +21,7 @@ import org.nettyrack.core.ServerConfig;
  * (prior knowledge: {@link Http2Preface}; {@code Upgrade: h2c}: {@link #upgradeHandler};
  * TLS with ALPN "h2": {@link #configure}) gets, socket side first:
  * <pre>
- * frame codec → multiplexer → streams     (one child channel per stream:)
+ * flush consolidation → frame codec → multiplexer → streams     (one child channel per stream:)
  *   stream codec → h2 request → guard → expect-continue → dispatcher
  * </pre>
  * Netty's frame codec enforces the protocol, flow control and the flood limits; its
@@ -30,6 +31,11 @@ import org.nettyrack.core.ServerConfig;
  * through the HTTP/1.1 path's own guard, dispatcher, worker pool and response sink;
  * {@link Http2Request} removes what only the conversion added, and the request says
  * {@code HTTP/2}. {@link Http2Streams} ends idle and draining connections.
+ *
+ * <p>A connection's streams answer from different worker threads, each response one write and
+ * flush onto the connection's event loop. Netty's flush consolidation, on the socket side of
+ * the frame codec, turns the flushes queued together into one: the responses of a batch of
+ * streams leave in one {@code writev} (and, over TLS, fewer records) instead of one each.
  */
 final class Http2Support {
     static final String PROTOCOL = "HTTP/2";
@@ -48,6 +54,7 @@ final class Http2Support {
     static void configure(ChannelPipeline p, ServerState server) {
         removeHttp1(p);
         Http2Streams streams = new Http2Streams(server);
+        p.addLast(HttpPipeline.H2_FLUSH, flushConsolidation());
         p.addLast(HttpPipeline.H2_CODEC, frameCodec(server.config));
         p.addLast(HttpPipeline.H2_MUX, new Http2MultiplexHandler(streams.initializer()));
         p.addLast(HttpPipeline.H2_STREAMS, streams);
@@ -59,7 +66,10 @@ final class Http2Support {
      * upgrade is optional for the server), and other upgrades (WebSocket) pass untouched.
      */
     static ChannelHandler upgradeHandler(ServerState server) {
-        HttpServerUpgradeHandler.SourceCodec http1 = ctx -> removeHttp1(ctx.pipeline());
+        HttpServerUpgradeHandler.SourceCodec http1 = ctx -> {
+            removeHttp1(ctx.pipeline());
+            ctx.pipeline().addBefore(ctx.name(), HttpPipeline.H2_FLUSH, flushConsolidation()); // the codec comes in at ctx's place
+        };
         return new HttpServerUpgradeHandler(http1, protocol -> "h2c".contentEquals(protocol) ? upgradeCodec(server) : null, 0) {
             @Override
             protected boolean shouldHandleUpgradeRequest(HttpRequest request) {
@@ -84,6 +94,14 @@ final class Http2Support {
     private static HttpServerUpgradeHandler.UpgradeCodec upgradeCodec(ServerState server) {
         Http2Streams streams = new Http2Streams(server);
         return new Http2ServerUpgradeCodec(frameCodec(server.config), new Http2MultiplexHandler(streams.initializer()), streams);
+    }
+
+    /**
+     * Flushes asked for while the event loop has more tasks queued (other streams' responses)
+     * wait for the last of them; flushes during a read wait for its end.
+     */
+    private static FlushConsolidationHandler flushConsolidation() {
+        return new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true);
     }
 
     /** Netty's frame codec with the configured limits and its flood protections switched on. */
