@@ -204,6 +204,11 @@ public final class NettyServer {
      * waits up to the shutdown timeout for them to close, then closes the rest. Returns true
      * when no request was still in flight at that point.
      */
+    /** The running server's shared state (for tests), or null before start. */
+    ServerState state() {
+        return state;
+    }
+
     public synchronized boolean stop() throws InterruptedException {
         if (state == null || state.draining) {
             return true; // not started, or stopped already: stop() holds the lock throughout
@@ -216,7 +221,10 @@ public final class NettyServer {
         state.channels.forEach(ch -> ch.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN));
         // Connections close themselves: idle ones after the drain grace, busy ones after an
         // answer with connection: close, push ones after on_shutdown and their close.
-        while (!state.channels.isEmpty() && System.nanoTime() < deadline) {
+        // A closed channel leaves the group when its close future completes, and Netty runs
+        // its channelInactive (where a push connection stops counting) in a task after that:
+        // so the wait is for the count too, not only for the group to empty.
+        while ((!state.channels.isEmpty() || state.activeRequests.get() > 0) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
         boolean finished = state.activeRequests.get() == 0;
