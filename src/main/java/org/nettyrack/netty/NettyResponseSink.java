@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
@@ -133,6 +134,29 @@ final class NettyResponseSink implements ResponseSink {
         finished = true;
         finish(channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
             content, out, EmptyHttpHeaders.INSTANCE)), false);
+    }
+
+    /**
+     * A whole HTTP/1.1 response, head and body, encoded already (a small public file's usual
+     * answer, see {@link PublicFiles}), written as it is past the response encoder. Only for an
+     * HTTP/1.1 connection that stays open, about which such a response need say nothing;
+     * false, with nothing written, otherwise (HTTP/1.0, {@code connection: close}, draining,
+     * an HTTP/2 stream).
+     */
+    boolean respondEncoded(int status, byte[] response, int bodyLength) {
+        ChannelHandlerContext encoder = channel.pipeline().context(HttpPipeline.ENCODER);
+        if (committed || encoder == null || server.draining || !request.keepAlive()
+            || !HttpVersion.HTTP_1_1.equals(request.head().protocolVersion())) {
+            return false;
+        }
+        this.status = status;
+        bodyAllowed = true;
+        keepAlive = true;
+        bytesSent = bodyLength;
+        committed = true;
+        finished = true;
+        finish(encoder.writeAndFlush(Unpooled.wrappedBuffer(response)), false);
+        return true;
     }
 
     @Override

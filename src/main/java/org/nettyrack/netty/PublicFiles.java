@@ -1,12 +1,16 @@
 package org.nettyrack.netty;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.files.FileOptions;
 import org.nettyrack.core.files.FileResponse;
 import org.nettyrack.core.files.PublicDir;
+import org.nettyrack.core.files.PublicFile;
 import org.nettyrack.core.files.PublicFileCache;
 
 /**
@@ -18,14 +22,31 @@ import org.nettyrack.core.files.PublicFileCache;
  * and a small file goes out from memory, a larger one through {@link FileBodies}.
  * Anything else goes on to the application. {@link RackDispatcher} asks before it hands a
  * request to the workers, so pipelined answers keep their order.
+ *
+ * <p>The most common answer, a whole small file to a plain GET on a kept HTTP/1.1
+ * connection, is the same bytes every time while the cache keeps the file: it is encoded
+ * once per read of the file (head and body, as the response encoder would) and then written
+ * as it is ({@link NettyResponseSink#respondEncoded}). A request with a condition or a range,
+ * a file with precompressed siblings, and a connection that ends or is not HTTP/1.1 get the
+ * general path.
  */
 final class PublicFiles {
+    /** Headers that make the answer depend on the request: never answered from {@link #encoded}. */
+    private static final String[] CONDITIONS = {"range", "if-range", "if-none-match", "if-modified-since"};
+
     private final PublicFileCache cache;
     private final FileOptions options;
+    /** By path: the encoded usual answer for the file read then (empty when the cache keeps nothing). */
+    private final ConcurrentHashMap<String, Encoded> encoded = new ConcurrentHashMap<>();
+    private final int maxEncoded;
 
-    private PublicFiles(PublicFileCache cache, FileOptions options) {
+    private record Encoded(PublicFile file, byte[] response, int bodyLength) {
+    }
+
+    private PublicFiles(PublicFileCache cache, FileOptions options, int maxEncoded) {
         this.cache = cache;
         this.options = options;
+        this.maxEncoded = maxEncoded;
     }
 
     /** The public files of this server, or null when it has no public directory. */
@@ -37,7 +58,7 @@ final class PublicFiles {
         try {
             PublicDir dir = new PublicDir(options.publicDir(), options.dotfiles());
             return new PublicFiles(new PublicFileCache(dir, TimeUnit.MILLISECONDS.toNanos(config.fileCacheMillis()),
-                config.fileCacheEntries()), options);
+                config.fileCacheEntries()), options, config.fileCacheMillis() > 0 ? config.fileCacheEntries() : 0);
         } catch (IOException e) {
             throw new IllegalArgumentException("public directory: " + e.getMessage(), e);
         }
@@ -70,6 +91,9 @@ final class PublicFiles {
             default:
                 break;
         }
+        if (get && sendEncoded(path(target), found.file(), request, sink)) {
+            return true;
+        }
         try {
             send(sink, FileResponse.forPublic(found.file(), path(target), request::header, get, options.cacheControl()));
         } catch (IOException e) {
@@ -80,6 +104,44 @@ final class PublicFiles {
             }
         }
         return true;
+    }
+
+    /** The usual answer from its encoded bytes, when it applies (see the class comment); false to take the general path. */
+    private boolean sendEncoded(String path, PublicFile file, NettyRackRequest request, NettyResponseSink sink) {
+        if (maxEncoded == 0 || file.plain().bytes() == null || file.brotli() != null || file.gzip() != null) {
+            return false;
+        }
+        for (String condition : CONDITIONS) {
+            if (request.header(condition) != null) {
+                return false;
+            }
+        }
+        Encoded kept = encoded.get(path);
+        if (kept == null || kept.file() != file) {
+            FileResponse answer = FileResponse.forPublic(file, path, name -> null, true, options.cacheControl());
+            if (answer.status() != 200 || answer.bytes() == null) {
+                return false;
+            }
+            kept = new Encoded(file, encode(answer), (int) answer.length());
+            if (encoded.size() >= maxEncoded && !encoded.containsKey(path)) {
+                encoded.clear(); // as the cache itself does: a path scan costs time, not memory
+            }
+            encoded.put(path, kept);
+        }
+        return sink.respondEncoded(200, kept.response(), kept.bodyLength());
+    }
+
+    /** A 200 with its Content-Length, as Netty's response encoder writes it (headers in order, lower case names). */
+    static byte[] encode(FileResponse answer) {
+        StringBuilder head = new StringBuilder("HTTP/1.1 200 OK\r\n");
+        for (int i = 0; i < answer.headers().size(); i++) {
+            head.append(answer.headers().name(i)).append(": ").append(answer.headers().value(i)).append("\r\n");
+        }
+        head.append("content-length: ").append(answer.length()).append("\r\n\r\n");
+        ByteArrayOutputStream out = new ByteArrayOutputStream(head.length() + (int) answer.length());
+        out.writeBytes(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+        out.write(answer.bytes(), (int) answer.offset(), (int) answer.length());
+        return out.toByteArray();
     }
 
     private static void send(NettyResponseSink sink, FileResponse answer) throws IOException {
