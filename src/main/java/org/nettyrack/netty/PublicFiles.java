@@ -132,7 +132,7 @@ final class PublicFiles {
     }
 
     /** A 200 with its Content-Length, as Netty's response encoder writes it (headers in order, lower case names). */
-    static byte[] encode(FileResponse answer) {
+    private static byte[] encode(FileResponse answer) {
         StringBuilder head = new StringBuilder("HTTP/1.1 200 OK\r\n");
         for (int i = 0; i < answer.headers().size(); i++) {
             head.append(answer.headers().name(i)).append(": ").append(answer.headers().value(i)).append("\r\n");
