@@ -199,16 +199,17 @@ public final class NettyServer {
         return current != null && !current.draining;
     }
 
-    /**
-     * Stops accepting, tells every connection to close once idle (see {@link RequestTimeouts}),
-     * waits up to the shutdown timeout for them to close, then closes the rest. Returns true
-     * when no request was still in flight at that point.
-     */
     /** The running server's shared state (for tests), or null before start. */
     ServerState state() {
         return state;
     }
 
+    /**
+     * Stops accepting, tells every connection to close once idle (see {@link RequestTimeouts}),
+     * waits up to the shutdown timeout for them to close and for the requests and push
+     * connections they counted to end, then closes the rest. Returns true when no request was
+     * still in flight at that point.
+     */
     public synchronized boolean stop() throws InterruptedException {
         if (state == null || state.draining) {
             return true; // not started, or stopped already: stop() holds the lock throughout
