@@ -75,7 +75,7 @@ final class NettyResponseSink implements ResponseSink {
         committed = true;
         finished = true;
         status = HttpResponseStatus.SERVICE_UNAVAILABLE.code();
-        keepAlive = request.keepAlive() && !server.draining;
+        keepAlive = connectionStays();
         finish(channel.writeAndFlush(ErrorResponses.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, !keepAlive, request.isHead())), false);
     }
 
@@ -145,8 +145,7 @@ final class NettyResponseSink implements ResponseSink {
      */
     boolean respondEncoded(int status, byte[] response, int bodyLength) {
         ChannelHandlerContext encoder = channel.pipeline().context(HttpPipeline.ENCODER);
-        if (committed || encoder == null || server.draining || !request.keepAlive()
-            || !HttpVersion.HTTP_1_1.equals(request.head().protocolVersion())) {
+        if (committed || encoder == null || !connectionStays() || !http11()) {
             return false;
         }
         this.status = status;
@@ -167,7 +166,7 @@ final class NettyResponseSink implements ResponseSink {
         if (bodyAllowed) {
             if (declaredLength >= 0) {
                 out.set(HttpHeaderNames.CONTENT_LENGTH, declaredLength);
-            } else if (request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            } else if (http11()) {
                 out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
             } else {
                 keepAlive = false;
@@ -221,7 +220,7 @@ final class NettyResponseSink implements ResponseSink {
     @Override
     public boolean acceptsEarlyHints() {
         return server.config.earlyHints() && !committed && pendingHead == null
-            && request.head().protocolVersion().equals(HttpVersion.HTTP_1_1) && !(channel instanceof Http2StreamChannel);
+            && http11() && !(channel instanceof Http2StreamChannel);
     }
 
     /** A 103 before the final response (RFC 8297); nothing once the response has begun. */
@@ -315,7 +314,7 @@ final class NettyResponseSink implements ResponseSink {
         pendingHead = null; // an error response replaces a head that never left
         this.status = status;
         bodyAllowed = !bodiless(status) && !request.isHead();
-        keepAlive = request.keepAlive() && !server.draining;
+        keepAlive = connectionStays();
         HttpHeaders out = HEADERS.newHeaders();
         for (int i = 0; i < headers.size(); i++) {
             String name = headers.name(i);
@@ -331,10 +330,19 @@ final class NettyResponseSink implements ResponseSink {
         return out;
     }
 
+    /** Whether the request lets the connection stay open after this response (the server not draining). */
+    private boolean connectionStays() {
+        return request.keepAlive() && !server.draining;
+    }
+
+    private boolean http11() {
+        return HttpVersion.HTTP_1_1.equals(request.head().protocolVersion());
+    }
+
     private void settleConnection(HttpHeaders out) {
         if (!keepAlive) {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        } else if (!request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+        } else if (!http11()) {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
     }
