@@ -91,11 +91,12 @@ final class PublicFiles {
             default:
                 break;
         }
-        if (get && sendEncoded(path(target), found.file(), request, sink)) {
+        String path = PublicFileCache.pathOf(target);
+        if (get && sendEncoded(path, found.file(), request, sink)) {
             return true;
         }
         try {
-            send(sink, FileResponse.forPublic(found.file(), path(target), request::header, get, options.cacheControl()));
+            send(sink, FileResponse.forPublic(found.file(), path, request::header, get, options.cacheControl()));
         } catch (IOException e) {
             if (sink.committed()) {
                 sink.abort();
@@ -161,12 +162,7 @@ final class PublicFiles {
     private static void plain(NettyResponseSink sink, int status, String text) {
         ResponseHeaders headers = new ResponseHeaders();
         headers.add("content-type", "text/plain; charset=utf-8");
-        byte[] body = text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] body = text.getBytes(StandardCharsets.US_ASCII);
         sink.respond(status, headers, body, 0, body.length);
-    }
-
-    private static String path(String target) {
-        int query = target.indexOf('?');
-        return query >= 0 ? target.substring(0, query) : target;
     }
 }

@@ -68,7 +68,8 @@ public final class PublicFileCache {
         return entries.size();
     }
 
-    private static String pathOf(String target) {
+    /** The path of a request-target as sent: what comes before its query (or a stray fragment). */
+    public static String pathOf(String target) {
         for (int i = 0; i < target.length(); i++) {
             char c = target.charAt(i);
             if (c == '?' || c == '#') {
