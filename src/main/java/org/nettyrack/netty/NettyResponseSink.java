@@ -12,8 +12,6 @@ import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponse;
@@ -29,16 +27,14 @@ import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.Upgrade;
 
 /**
- * Writes one response onto a Netty channel from the worker thread that runs the app, and
- * decides its HTTP/1.1 framing: Content-Length when the length is known, chunked when not,
- * close-delimited for HTTP/1.0 clients; no body bytes at all for HEAD, 204 and 304.
+ * Writes one response onto a Netty channel from the worker thread that runs the app, framed
+ * as {@link Http1Framing} decides (an HTTP/2 stream's codec turns the same objects into
+ * frames), and closes the connection after it when the framing says it does not stay.
  * A streamed response's head waits for its first body bytes (or its end), so an application
  * that fails before producing any still gets a proper error response instead of a cut one.
- * Streaming writes wait while the channel is not writable, so a client that does not read
- * cannot make the server buffer without bound. Keep-alive is decided here too, since only
- * this class knows when a body is self-delimiting (Netty's keep-alive handler cannot tell HEAD
- * or 304 from a close-delimited body). Files leave through {@link FileBodies}; a 103 Early
- * Hints may precede the response while nothing of it has left.
+ * Streaming writes wait while the channel is not writable ({@link WriteBackpressure}).
+ * Files leave through {@link FileBodies}; a 103 Early Hints may precede the response while
+ * nothing of it has left.
  *
  * <p>The sink knows nothing of who made it: {@link #done()} completes on the event loop once
  * the last write completed (or failed), or once the application accepted an upgrade, which
@@ -51,7 +47,7 @@ final class NettyResponseSink implements ResponseSink {
     private final NettyRackRequest request;
     private final ServerState server;
     private final ChannelPromise done;
-    private final Object writable = new Object();
+    private final WriteBackpressure backpressure;
     private volatile boolean committed;
     private volatile PushUpgrade.Accepted upgrade;
     private volatile boolean hijacked;
@@ -68,6 +64,7 @@ final class NettyResponseSink implements ResponseSink {
         this.request = request;
         this.server = server;
         this.done = channel.newPromise();
+        this.backpressure = new WriteBackpressure(channel, server.config.writeTimeoutMillis());
     }
 
     /** The worker queue was full: 503 without running the application. */
@@ -118,18 +115,14 @@ final class NettyResponseSink implements ResponseSink {
 
     @Override
     public void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length) {
-        HttpHeaders out = start(status, headers);
+        Http1Framing framing = start(status, headers);
         ByteBuf content = Unpooled.EMPTY_BUFFER;
-        if (bodyAllowed) {
-            out.set(HttpHeaderNames.CONTENT_LENGTH, length);
-            if (length > 0) {
-                content = channel.alloc().buffer(length).writeBytes(body, offset, length);
-                bytesSent = length;
-            }
-        } else if (request.isHead() && !bodiless(status) && !out.contains(HttpHeaderNames.CONTENT_LENGTH)) {
-            out.set(HttpHeaderNames.CONTENT_LENGTH, length);
+        if (bodyAllowed && length > 0) {
+            content = channel.alloc().buffer(length).writeBytes(body, offset, length);
+            bytesSent = length;
         }
-        settleConnection(out);
+        HttpHeaders out = framing.whole(length);
+        keepAlive = framing.keepAlive();
         committed = true;
         finished = true;
         finish(channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
@@ -160,22 +153,10 @@ final class NettyResponseSink implements ResponseSink {
 
     @Override
     public void begin(int status, ResponseHeaders headers, long contentLength) {
-        HttpHeaders out = start(status, headers);
-        String declared = headers.get("content-length");
-        declaredLength = declared != null ? parseLength(declared) : contentLength;
-        if (bodyAllowed) {
-            if (declaredLength >= 0) {
-                out.set(HttpHeaderNames.CONTENT_LENGTH, declaredLength);
-            } else if (http11()) {
-                out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
-            } else {
-                keepAlive = false;
-            }
-        } else if (request.isHead() && declaredLength >= 0 && !bodiless(status)) {
-            out.set(HttpHeaderNames.CONTENT_LENGTH, declaredLength);
-        }
-        settleConnection(out);
-        pendingHead = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), out);
+        Http1Framing framing = start(status, headers);
+        declaredLength = framing.streamed(contentLength);
+        keepAlive = framing.keepAlive();
+        pendingHead = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), framing.settled());
     }
 
     /** Sends the head {@link #begin} recorded: from here on the response cannot be replaced. */
@@ -193,7 +174,7 @@ final class NettyResponseSink implements ResponseSink {
             return;
         }
         commit();
-        awaitWritable();
+        backpressure.await();
         ByteBuf buf = channel.alloc().buffer(length).writeBytes(bytes, offset, length);
         bytesSent += length;
         channel.writeAndFlush(new DefaultHttpContent(buf));
@@ -206,7 +187,7 @@ final class NettyResponseSink implements ResponseSink {
         }
         commit();
         if (!channel.eventLoop().inEventLoop()) {
-            awaitWritable(); // the region itself holds no heap: on the event loop there is no one to wait for
+            backpressure.await(); // the region itself holds no heap: on the event loop there is no one to wait for
         }
         bytesSent += length;
         FileBodies.write(channel, file, offset, length);
@@ -233,7 +214,7 @@ final class NettyResponseSink implements ResponseSink {
         for (int i = 0; i < headers.size(); i++) {
             out.add(headers.name(i), headers.value(i));
         }
-        awaitWritable();
+        backpressure.await();
         channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.EARLY_HINTS,
             Unpooled.EMPTY_BUFFER, out, EmptyHttpHeaders.INSTANCE));
     }
@@ -297,37 +278,19 @@ final class NettyResponseSink implements ResponseSink {
     }
 
     void wakeWriter() {
-        synchronized (writable) {
-            writable.notifyAll();
-        }
+        backpressure.wake();
     }
 
-    /**
-     * Copies the application's headers, minus the framing ones this class owns, and settles
-     * keep-alive: kept for HTTP/1.1, and for HTTP/1.0 clients that asked, unless the
-     * application said close or the server is draining.
-     */
-    private HttpHeaders start(int status, ResponseHeaders headers) {
+    /** Decides the framing of the response the application gives; an error response replaces a head that never left. */
+    private Http1Framing start(int status, ResponseHeaders headers) {
         if (committed) {
             throw new IllegalStateException("response already started");
         }
-        pendingHead = null; // an error response replaces a head that never left
+        pendingHead = null;
         this.status = status;
-        bodyAllowed = !bodiless(status) && !request.isHead();
-        keepAlive = connectionStays();
-        HttpHeaders out = HEADERS.newHeaders();
-        for (int i = 0; i < headers.size(); i++) {
-            String name = headers.name(i);
-            if (name.equalsIgnoreCase("connection")) {
-                keepAlive &= !headers.value(i).toLowerCase(java.util.Locale.ROOT).contains("close");
-            } else if (!name.equalsIgnoreCase("transfer-encoding") && !name.equalsIgnoreCase("content-length")) {
-                out.add(name, headers.value(i));
-            }
-        }
-        if (!bodyAllowed && !bodiless(status) && headers.contains("content-length")) {
-            out.set(HttpHeaderNames.CONTENT_LENGTH, headers.get("content-length"));
-        }
-        return out;
+        Http1Framing framing = new Http1Framing(http11(), request.isHead(), connectionStays(), status, headers);
+        bodyAllowed = framing.bodyAllowed();
+        return framing;
     }
 
     /** Whether the request lets the connection stay open after this response (the server not draining). */
@@ -339,14 +302,6 @@ final class NettyResponseSink implements ResponseSink {
         return HttpVersion.HTTP_1_1.equals(request.head().protocolVersion());
     }
 
-    private void settleConnection(HttpHeaders out) {
-        if (!keepAlive) {
-            out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-        } else if (!http11()) {
-            out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
-        }
-    }
-
     private void finish(ChannelFuture last, boolean truncated) {
         if (channel.eventLoop().isShuttingDown()) {
             return; // a request that outlived the shutdown timeout: nobody is left to tell
@@ -356,41 +311,4 @@ final class NettyResponseSink implements ResponseSink {
         }
         last.addListener(f -> done.trySuccess());
     }
-
-    private void awaitWritable() throws IOException {
-        if (channel.isWritable()) {
-            return;
-        }
-        long deadline = System.nanoTime() + server.config.writeTimeoutMillis() * 1_000_000L;
-        synchronized (writable) {
-            while (!channel.isWritable() && channel.isActive()) {
-                long waitMillis = (deadline - System.nanoTime()) / 1_000_000L;
-                if (waitMillis <= 0) {
-                    throw new IOException("write timed out: the client stopped reading");
-                }
-                try {
-                    writable.wait(waitMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while waiting for the client", e);
-                }
-            }
-        }
-        if (!channel.isActive()) {
-            throw new IOException("client closed the connection");
-        }
-    }
-
-    private static boolean bodiless(int status) {
-        return status == 204 || status == 304 || status < 200;
-    }
-
-    private static long parseLength(String value) {
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
 }
