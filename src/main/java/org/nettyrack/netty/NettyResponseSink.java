@@ -136,7 +136,7 @@ final class NettyResponseSink implements ResponseSink {
      * false, with nothing written, otherwise (HTTP/1.0, {@code connection: close}, draining,
      * an HTTP/2 stream).
      */
-    boolean respondEncoded(int status, byte[] response, int bodyLength) {
+    boolean respondEncoded(int status, ByteBuf response, int bodyLength) {
         ChannelHandlerContext encoder = channel.pipeline().context(HttpPipeline.ENCODER);
         if (committed || encoder == null || !connectionStays() || !http11()) {
             return false;
@@ -147,7 +147,7 @@ final class NettyResponseSink implements ResponseSink {
         bytesSent = bodyLength;
         committed = true;
         finished = true;
-        finish(encoder.writeAndFlush(Unpooled.wrappedBuffer(response)), false);
+        finish(encoder.writeAndFlush(response), false);
         return true;
     }
 

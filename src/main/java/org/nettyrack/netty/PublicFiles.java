@@ -1,7 +1,9 @@
 package org.nettyrack.netty;
 
-import java.io.ByteArrayOutputStream;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -25,8 +27,9 @@ import org.nettyrack.core.files.PublicFileCache;
  *
  * <p>The most common answer, a whole small file to a plain GET on a kept HTTP/1.1
  * connection, is the same bytes every time while the cache keeps the file: it is encoded
- * once per read of the file (head and body, as the response encoder would) and then written
- * as it is ({@link NettyResponseSink#respondEncoded}). A request with a condition or a range,
+ * once per read of the file (head and body, as the response encoder would) into direct
+ * memory, which the socket takes without a copy, and then written as it is ({@link
+ * NettyResponseSink#respondEncoded}). A request with a condition or a range,
  * a file with precompressed siblings, and a connection that ends or is not HTTP/1.1 get the
  * general path.
  */
@@ -40,7 +43,8 @@ final class PublicFiles {
     private final ConcurrentHashMap<String, Encoded> encoded = new ConcurrentHashMap<>();
     private final int maxEncoded;
 
-    private record Encoded(PublicFile file, byte[] response, int bodyLength) {
+    /** {@code response} is never released: its memory goes with the last reference, as a direct ByteBuffer's does. */
+    private record Encoded(PublicFile file, ByteBuf response, int bodyLength) {
     }
 
     private PublicFiles(PublicFileCache cache, FileOptions options, int maxEncoded) {
@@ -129,20 +133,20 @@ final class PublicFiles {
             }
             encoded.put(path, kept);
         }
-        return sink.respondEncoded(200, kept.response(), kept.bodyLength());
+        return sink.respondEncoded(200, kept.response().duplicate(), kept.bodyLength());
     }
 
     /** A 200 with its Content-Length, as Netty's response encoder writes it (headers in order, lower case names). */
-    private static byte[] encode(FileResponse answer) {
+    private static ByteBuf encode(FileResponse answer) {
         StringBuilder head = new StringBuilder("HTTP/1.1 200 OK\r\n");
         for (int i = 0; i < answer.headers().size(); i++) {
             head.append(answer.headers().name(i)).append(": ").append(answer.headers().value(i)).append("\r\n");
         }
         head.append("content-length: ").append(answer.length()).append("\r\n\r\n");
-        ByteArrayOutputStream out = new ByteArrayOutputStream(head.length() + (int) answer.length());
-        out.writeBytes(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-        out.write(answer.bytes(), (int) answer.offset(), (int) answer.length());
-        return out.toByteArray();
+        byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+        ByteBuffer out = ByteBuffer.allocateDirect(headBytes.length + (int) answer.length());
+        out.put(headBytes).put(answer.bytes(), (int) answer.offset(), (int) answer.length()).flip();
+        return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(out));
     }
 
     private static void send(NettyResponseSink sink, FileResponse answer) throws IOException {
