@@ -73,14 +73,21 @@ final class RequestTimeouts extends ChannelInboundHandlerAdapter {
         ctx.fireChannelRead(msg);
     }
 
+    /**
+     * {@link ConnectionEvent#REQUEST_HEAD} and {@link ConnectionEvent#IDLE} are for this handler
+     * alone and end here (each request fires both: the rest of the pipeline need not see them);
+     * {@link ConnectionEvent#DRAIN} goes on.
+     */
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) throws Exception {
         if (evt == ConnectionEvent.REQUEST_HEAD) {
             enter(ctx, State.BUSY);
+            return;
         } else if (evt == ConnectionEvent.IDLE) {
             heardFrom = false;
             quietSince = ctx.executor().ticker().nanoTime();
             enter(ctx, State.IDLE);
+            return;
         } else if (evt == ConnectionEvent.DRAIN) {
             draining = true;
             if (quiet()) {
