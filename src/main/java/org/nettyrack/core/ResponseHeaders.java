@@ -47,6 +47,19 @@ public final class ResponseHeaders {
         return get(name) != null;
     }
 
+    /** The first {@code content-length} as a number, or -1 when there is none or it is not a number. */
+    public long contentLength() {
+        String value = get("content-length");
+        if (value == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     /** Removes every field called {@code name}. */
     public void remove(String name) {
         int kept = 0;

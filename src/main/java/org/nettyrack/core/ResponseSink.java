@@ -16,6 +16,11 @@ import java.nio.file.Path;
  * {@link FailureResponse} is the one place that makes that choice.
  */
 public interface ResponseSink {
+    /** Whether a response with this status never has a body (1xx, 204, 304), whatever it says of one. */
+    static boolean bodiless(int status) {
+        return status == 204 || status == 304 || status < 200;
+    }
+
     /** A whole response whose body is known: the common, fastest case. */
     void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length);
 

@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpHeadersFactory;
 import java.util.Locale;
 import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.ResponseSink;
 
 /**
  * The HTTP/1.1 framing of one response, decided from the request and the application's
@@ -27,6 +28,7 @@ final class Http1Framing {
     private final boolean headRequest;
     private final boolean bodiless;
     private final String declared;
+    private final long declaredLength;
     private boolean keepAlive;
 
     /**
@@ -37,7 +39,7 @@ final class Http1Framing {
     Http1Framing(boolean http11, boolean headRequest, boolean stays, int status, ResponseHeaders app) {
         this.http11 = http11;
         this.headRequest = headRequest;
-        this.bodiless = bodiless(status);
+        this.bodiless = ResponseSink.bodiless(status);
         this.keepAlive = stays;
         String length = null;
         for (int i = 0; i < app.size(); i++) {
@@ -51,6 +53,7 @@ final class Http1Framing {
             }
         }
         declared = length;
+        declaredLength = app.contentLength();
         if (headRequest && !bodiless && length != null) {
             headers.set(HttpHeaderNames.CONTENT_LENGTH, length); // what a GET would have been told
         }
@@ -83,7 +86,7 @@ final class Http1Framing {
      * Returns the length stated, or -1.
      */
     long streamed(long contentLength) {
-        long length = declared != null ? parseLength(declared) : contentLength;
+        long length = declared != null ? declaredLength : contentLength;
         if (bodyAllowed()) {
             if (length >= 0) {
                 headers.set(HttpHeaderNames.CONTENT_LENGTH, length);
@@ -106,18 +109,5 @@ final class Http1Framing {
             headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
         return headers;
-    }
-
-    /** Whether a response with this status never has a body (1xx, 204, 304). */
-    static boolean bodiless(int status) {
-        return status == 204 || status == 304 || status < 200;
-    }
-
-    private static long parseLength(String value) {
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 }

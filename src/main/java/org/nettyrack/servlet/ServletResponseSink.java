@@ -176,9 +176,8 @@ final class ServletResponseSink implements ResponseSink {
         }
         this.status = status;
         this.headers = headers;
-        String declared = headers.get("content-length");
-        declaredLength = declared != null ? parseLength(declared) : contentLength;
-        bodyAllowed = !bodiless(status) && !head;
+        declaredLength = headers.contains("content-length") ? headers.contentLength() : contentLength;
+        bodyAllowed = !ResponseSink.bodiless(status) && !head;
     }
 
     /** Sends the head {@link #begin} recorded: from here on the response cannot be replaced. */
@@ -201,20 +200,8 @@ final class ServletResponseSink implements ResponseSink {
                 response.addHeader(name, headers.value(i));
             }
         }
-        if (!bodiless(status) && declaredLength >= 0) {
+        if (!ResponseSink.bodiless(status) && declaredLength >= 0) {
             response.setContentLengthLong(declaredLength);
-        }
-    }
-
-    private static boolean bodiless(int status) {
-        return status == 204 || status == 304 || status < 200;
-    }
-
-    private static long parseLength(String value) {
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return -1;
         }
     }
 }

@@ -23,4 +23,16 @@ class ResponseHeadersTest {
         assertFalse(h.contains("set-cookie"));
         assertNull(h.get("x"));
     }
+
+    @Test
+    void contentLengthIsTheFirstOneAsANumber() {
+        ResponseHeaders h = new ResponseHeaders();
+        assertEquals(-1, h.contentLength());
+        h.add("Content-Length", " 42 ");
+        h.add("content-length", "7");
+        assertEquals(42, h.contentLength());
+        ResponseHeaders unreadable = new ResponseHeaders();
+        unreadable.add("content-length", "lots");
+        assertEquals(-1, unreadable.contentLength());
+    }
 }
