@@ -24,11 +24,11 @@ final class Http1Framing {
     private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
     private final HttpHeaders headers = HEADERS.newHeaders();
+    private final ResponseHeaders app;
     private final boolean http11;
     private final boolean headRequest;
     private final boolean bodiless;
     private final String declared;
-    private final long declaredLength;
     private boolean keepAlive;
 
     /**
@@ -37,6 +37,7 @@ final class Http1Framing {
      * @param stays whether the request lets the connection stay open (and the server is not draining)
      */
     Http1Framing(boolean http11, boolean headRequest, boolean stays, int status, ResponseHeaders app) {
+        this.app = app;
         this.http11 = http11;
         this.headRequest = headRequest;
         this.bodiless = ResponseSink.bodiless(status);
@@ -53,7 +54,6 @@ final class Http1Framing {
             }
         }
         declared = length;
-        declaredLength = app.contentLength();
         if (headRequest && !bodiless && length != null) {
             headers.set(HttpHeaderNames.CONTENT_LENGTH, length); // what a GET would have been told
         }
@@ -86,7 +86,7 @@ final class Http1Framing {
      * Returns the length stated, or -1.
      */
     long streamed(long contentLength) {
-        long length = declared != null ? declaredLength : contentLength;
+        long length = declared != null ? app.contentLength() : contentLength;
         if (bodyAllowed()) {
             if (length >= 0) {
                 headers.set(HttpHeaderNames.CONTENT_LENGTH, length);

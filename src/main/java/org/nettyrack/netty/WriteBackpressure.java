@@ -13,7 +13,6 @@ import java.io.IOException;
 final class WriteBackpressure {
     private final Channel channel;
     private final long timeoutMillis;
-    private final Object lock = new Object();
 
     WriteBackpressure(Channel channel, long timeoutMillis) {
         this.channel = channel;
@@ -26,14 +25,14 @@ final class WriteBackpressure {
             return;
         }
         long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
-        synchronized (lock) {
+        synchronized (this) {
             while (!channel.isWritable() && channel.isActive()) {
                 long waitMillis = (deadline - System.nanoTime()) / 1_000_000L;
                 if (waitMillis <= 0) {
                     throw new IOException("write timed out: the client stopped reading");
                 }
                 try {
-                    lock.wait(waitMillis);
+                    wait(waitMillis);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IOException("interrupted while waiting for the client", e);
@@ -46,9 +45,7 @@ final class WriteBackpressure {
     }
 
     /** Wakes a waiting writer to look again. */
-    void wake() {
-        synchronized (lock) {
-            lock.notifyAll();
-        }
+    synchronized void wake() {
+        notifyAll();
     }
 }
