@@ -64,7 +64,7 @@ RSpec.describe "WebSocket messages at the size limit, with real clients" do
     report = with_push_server(app) { |port| node_client(port, compression: true, messages: messages) }
 
     expect(report["extensions"]).to eq("permessage-deflate")
-    expect(report["echoes"].first(4).map { |e| e["received"] }).to eq(report["echoes"].first(4).map { |e| e["sent"] })
+    expect(report["echoes"].first(4).map { |e| e["received"] }).to eq(report["echoes"].first(4).map { |e| e["sent"] }), report.inspect
     expect(report["echoes"].last["received"]).to be_nil
     expect(report["close"]).to eq("code" => 1009, "reason" => "message over the size limit")
   end
