@@ -74,6 +74,7 @@ final class ControlServer {
     static void configure(ChannelPipeline p, String token, long idleMillis, Control control) {
         p.addLast(new ReadTimeoutHandler(idleMillis, TimeUnit.MILLISECONDS))
             .addLast(new HttpServerCodec())
+            .addLast(DateHeader.INSTANCE)
             .addLast(new HttpServerKeepAliveHandler())
             .addLast(new HttpObjectAggregator(MAX_REQUEST))
             .addLast(new FlowControlHandler())

@@ -49,7 +49,7 @@ final class ErrorResponses {
         String text = PlainAnswers.text(status.code());
         return ByteBufUtil.writeAscii(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, "HTTP/1.1 " + text.strip()
             + "\r\ncontent-type: " + PlainAnswers.CONTENT_TYPE + "\r\ncontent-length: " + text.length()
-            + "\r\nconnection: close\r\n\r\n" + text);
+            + "\r\nconnection: close\r\n" + DateHeader.INSTANCE.line() + "\r\n" + text);
     }
 
     /** Answers and closes: for requests the server will not read any further. */

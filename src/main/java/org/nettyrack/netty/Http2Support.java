@@ -22,7 +22,7 @@ import org.nettyrack.core.ServerConfig;
  * TLS with ALPN "h2": {@link #configure}) gets, socket side first:
  * <pre>
  * flush consolidation → frame codec → multiplexer → streams     (one child channel per stream:)
- *   stream codec → h2 request → guard → expect-continue → dispatcher
+ *   stream codec → date → h2 request → guard → expect-continue → dispatcher
  * </pre>
  * Netty's frame codec enforces the protocol, flow control and the flood limits; its
  * multiplexer gives each stream a child channel, and Netty's stream codec turns the stream's
@@ -41,7 +41,7 @@ final class Http2Support {
     static final String PROTOCOL = "HTTP/2";
     /** What only HTTP/1.1 needs: gone once a connection speaks h2. */
     private static final String[] HTTP1_ONLY = {HttpPipeline.TIMEOUTS, HttpPipeline.DECODER, HttpPipeline.ENCODER,
-        HttpPipeline.GUARD, HttpPipeline.CONTINUE, HttpPipeline.DISPATCHER};
+        HttpPipeline.DATE, HttpPipeline.GUARD, HttpPipeline.CONTINUE, HttpPipeline.DISPATCHER};
 
     private Http2Support() {
     }
@@ -123,6 +123,7 @@ final class Http2Support {
     /** One stream's pipeline: HTTP objects in and out, then the HTTP/1.1 path's own handlers. */
     static void streamPipeline(ChannelPipeline p, ServerState server) {
         p.addLast(HttpPipeline.H2_STREAM_CODEC, new Http2StreamFrameToHttpObjectCodec(true, false));
+        p.addLast(HttpPipeline.DATE, DateHeader.INSTANCE);
         p.addLast(HttpPipeline.H2_REQUEST, Http2Request.INSTANCE);
         p.addLast(HttpPipeline.GUARD, new RequestGuard(server.config.maxHeaders()));
         p.addLast(HttpPipeline.CONTINUE, new ExpectContinue(server.config.maxBodySize()));

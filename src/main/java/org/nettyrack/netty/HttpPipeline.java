@@ -12,19 +12,19 @@ import org.nettyrack.core.ServerConfig;
 /**
  * Builds each connection's pipeline (TCP or unix socket alike), socket side first:
  * <pre>
- * tcp://  timeouts → [PROXY decoder → proxy] → [h2 preface] → decoder → encoder → guard
+ * tcp://  timeouts → [PROXY decoder → proxy] → [h2 preface] → decoder → encoder → date → guard
  *         → [h2c upgrade] → expect-continue → dispatcher
  * ssl://  [PROXY decoder → proxy] → TLS → timeouts → ALPN, then h2 ({@link Http2Support#configure})
- *         or decoder → encoder → guard → expect-continue → dispatcher
+ *         or decoder → encoder → date → guard → expect-continue → dispatcher
  * </pre>
  * With {@code --proxy-protocol}, Netty's PROXY protocol decoder and {@link ProxyProtocolHandler}
  * read the load balancer's header first, then leave the pipeline. On a TLS listener
  * ({@link TlsListener}) the {@link TlsSniffer} becomes the {@code SslHandler} (or a cleartext
  * 400), ahead of the timeouts so that their 408 is encrypted, and {@link AlpnRouter} adds the
  * HTTP/1.1 handlers once the handshake is done.
- * Netty's codec parses and frames; {@link RequestGuard} refuses what must not reach the
- * application; Netty's expect-continue handler answers {@code Expect: 100-continue};
- * {@link RackDispatcher} collects bodies and runs the application on the worker pool.
+ * Netty's codec parses and frames; {@link DateHeader} dates the responses; {@link RequestGuard}
+ * refuses what must not reach the application; Netty's expect-continue handler answers
+ * {@code Expect: 100-continue}; {@link RackDispatcher} collects bodies and runs the application on the worker pool.
  * With h2c on ({@code --http2}), {@link Http2Preface} and Netty's upgrade handler
  * ({@link Http2Support#upgradeHandler}) switch a connection that asks to HTTP/2.
  * {@link FileBodies} adds Netty's chunked writer behind the encoder the first time it sends a
@@ -42,6 +42,8 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
     static final String ALPN = "alpn";
     static final String DECODER = "decoder";
     static final String ENCODER = "encoder";
+    /** {@link DateHeader}, on the application's side of the HTTP/1.1 encoder and of each stream's codec. */
+    static final String DATE = "date";
     static final String GUARD = "guard";
     static final String H2C_UPGRADE = "h2c-upgrade";
     static final String CONTINUE = "continue";
@@ -128,6 +130,7 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
         ServerConfig config = server.config;
         p.addLast(DECODER, new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
         p.addLast(ENCODER, new HttpResponseEncoder());
+        p.addLast(DATE, DateHeader.INSTANCE);
         p.addLast(GUARD, new RequestGuard(config.maxHeaders()));
         if (h2cUpgrade) {
             p.addLast(H2C_UPGRADE, Http2Support.upgradeHandler(server));
@@ -157,8 +160,10 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
      */
     static void leaveForHijack(ChannelPipeline p, ChannelHandler pump) {
         leaveHttp(p);
-        if (p.get(ENCODER) != null) {
-            p.remove(ENCODER);
+        for (String name : new String[] {DATE, ENCODER}) {
+            if (p.get(name) != null) {
+                p.remove(name);
+            }
         }
         p.addLast(HIJACKED, pump);
         if (p.get(DECODER) != null) {

@@ -23,7 +23,7 @@ final class PlainHttpRefusal extends ChannelInboundHandlerAdapter {
         }
         answered = true;
         String response = "HTTP/1.1 400 Bad Request\r\ncontent-type: text/plain\r\ncontent-length: " + BODY.length()
-            + "\r\nconnection: close\r\n\r\n" + BODY;
+            + "\r\nconnection: close\r\n" + DateHeader.INSTANCE.line() + "\r\n" + BODY;
         ctx.writeAndFlush(ByteBufUtil.writeAscii(ctx.alloc(), response)).addListener(ChannelFutureListener.CLOSE);
     }
 }

@@ -29,7 +29,8 @@ import org.nettyrack.core.files.PublicFileCache;
  * connection, is the same bytes every time while the cache keeps the file: it is encoded
  * once per read of the file (head and body, as the response encoder would) into direct
  * memory, which the socket takes without a copy, and then written as it is ({@link
- * NettyResponseSink#respondEncoded}). A request with a condition or a range,
+ * NettyResponseSink#respondEncoded}); with the date line of the second in it, it is encoded
+ * again when the second changes. A request with a condition or a range,
  * a file with precompressed siblings, and a connection that ends or is not HTTP/1.1 get the
  * general path.
  */
@@ -43,8 +44,43 @@ final class PublicFiles {
     private final ConcurrentHashMap<String, Encoded> encoded = new ConcurrentHashMap<>();
     private final int maxEncoded;
 
-    /** {@code response} is never released: its memory goes with the last reference, as a direct ByteBuffer's does. */
-    private record Encoded(PublicFile file, ByteBuf response, int bodyLength) {
+    /**
+     * A file's usual answer: its head up to the date line, and its body; and the whole answer
+     * of the current second (head, {@code date} line, body) in direct memory, never released:
+     * its memory goes with the last reference, as a direct ByteBuffer's does. A new second
+     * encodes it once more (the first request of the second that asks).
+     */
+    private static final class Encoded {
+        private record Dated(String date, ByteBuf response) {
+        }
+
+        final PublicFile file;
+        private final byte[] head;
+        private final FileResponse answer;
+        private volatile Dated dated = new Dated(null, null);
+
+        Encoded(PublicFile file, byte[] head, FileResponse answer) {
+            this.file = file;
+            this.head = head;
+            this.answer = answer;
+        }
+
+        ByteBuf response() {
+            DateHeader.Stamp now = DateHeader.INSTANCE.current();
+            Dated kept = dated;
+            if (kept.date() != now.value()) {
+                byte[] end = now.endOfHead();
+                ByteBuffer out = ByteBuffer.allocateDirect(head.length + end.length + bodyLength())
+                    .put(head).put(end).put(answer.bytes(), (int) answer.offset(), bodyLength()).flip();
+                kept = new Dated(now.value(), Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(out)));
+                dated = kept;
+            }
+            return kept.response().duplicate();
+        }
+
+        int bodyLength() {
+            return (int) answer.length();
+        }
     }
 
     private PublicFiles(PublicFileCache cache, FileOptions options, int maxEncoded) {
@@ -122,31 +158,31 @@ final class PublicFiles {
             }
         }
         Encoded kept = encoded.get(path);
-        if (kept == null || kept.file() != file) {
+        if (kept == null || kept.file != file) {
             FileResponse answer = FileResponse.forPublic(file, path, name -> null, true, options.cacheControl());
             if (answer.status() != 200 || answer.bytes() == null) {
                 return false;
             }
-            kept = new Encoded(file, encode(answer), (int) answer.length());
+            kept = new Encoded(file, encodeHead(answer), answer);
             if (encoded.size() >= maxEncoded && !encoded.containsKey(path)) {
                 encoded.clear(); // as the cache itself does: a path scan costs time, not memory
             }
             encoded.put(path, kept);
         }
-        return sink.respondEncoded(200, kept.response().duplicate(), kept.bodyLength());
+        return sink.respondEncoded(200, kept.response(), kept.bodyLength());
     }
 
-    /** A 200 with its Content-Length, as Netty's response encoder writes it (headers in order, lower case names). */
-    private static ByteBuf encode(FileResponse answer) {
+    /**
+     * A 200's head with its Content-Length, as Netty's response encoder writes it (headers in
+     * order, lower case names), up to where the date line and the blank line go.
+     */
+    private static byte[] encodeHead(FileResponse answer) {
         StringBuilder head = new StringBuilder("HTTP/1.1 200 OK\r\n");
         for (int i = 0; i < answer.headers().size(); i++) {
             head.append(answer.headers().name(i)).append(": ").append(answer.headers().value(i)).append("\r\n");
         }
-        head.append("content-length: ").append(answer.length()).append("\r\n\r\n");
-        byte[] headBytes = head.toString().getBytes(StandardCharsets.ISO_8859_1);
-        ByteBuffer out = ByteBuffer.allocateDirect(headBytes.length + (int) answer.length());
-        out.put(headBytes).put(answer.bytes(), (int) answer.offset(), (int) answer.length()).flip();
-        return Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(out));
+        head.append("content-length: ").append(answer.length()).append("\r\n");
+        return head.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
     private static void send(NettyResponseSink sink, FileResponse answer) throws IOException {

@@ -91,7 +91,9 @@ class ControlHandlerTest {
     @MethodSource("refused")
     void refusesWithoutTheRightToken(String name, String request) {
         String out = exchange(channel(TOKEN, control), request);
-        assertEquals("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\ncache-control: no-store\r\n\r\n", out);
+        assertEquals("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\ncache-control: no-store\r\n\r\n",
+            PipelineHarness.undated(out));
+        assertEquals(1, PipelineHarness.dateLines(out), out);
         assertEquals(0, control.stops);
     }
 

@@ -10,6 +10,7 @@ import io.netty.channel.FileRegion;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
@@ -91,6 +92,23 @@ final class PipelineHarness {
             }
         }
         return out.toString();
+    }
+
+    /** The server's {@code date} line (IMF-fixdate), as {@link DateHeader} adds it. */
+    static final Pattern DATE_LINE =
+        Pattern.compile("date: [A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT\r\n");
+
+    /**
+     * The response text without its {@code date} lines, for tests that compare whole heads:
+     * each of them is the current second's (DateHeaderTest checks the line itself).
+     */
+    static String undated(String response) {
+        return DATE_LINE.matcher(response).replaceAll("");
+    }
+
+    /** How many {@code date} lines the text has. */
+    static int dateLines(String response) {
+        return (int) DATE_LINE.matcher(response).results().count();
     }
 
     static String statusLine(String response) {

@@ -64,7 +64,8 @@ class TlsPipelineTest {
         assertNotNull(server.pipeline().get(HttpPipeline.DISPATCHER));
         assertNull(server.pipeline().get(HttpPipeline.ALPN));
         assertEquals(java.util.List.of("ssl", HttpPipeline.TIMEOUTS, HttpPipeline.DECODER, HttpPipeline.ENCODER,
-            HttpPipeline.GUARD, HttpPipeline.CONTINUE, HttpPipeline.DISPATCHER), server.pipeline().names().subList(0, 7));
+            HttpPipeline.DATE, HttpPipeline.GUARD, HttpPipeline.CONTINUE, HttpPipeline.DISPATCHER),
+            server.pipeline().names().subList(0, 8));
 
         client.writeOutbound(Unpooled.copiedBuffer("GET /secret HTTP/1.1\r\nhost: x\r\n\r\n", StandardCharsets.US_ASCII));
         String response = shuttle(client);
