@@ -216,6 +216,7 @@ final class ServletDoor {
         resp.setStatus(status);
         resp.setContentType(PlainAnswers.CONTENT_TYPE);
         resp.setHeader("connection", "close");
+        ServletHeaders.dateIfFinal(resp, status);
         resp.setContentLength(text.length);
         resp.getOutputStream().write(text);
     }

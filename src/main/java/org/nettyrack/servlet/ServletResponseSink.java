@@ -194,12 +194,7 @@ final class ServletResponseSink implements ResponseSink {
 
     private void apply() throws IOException {
         response.setStatus(status);
-        for (int i = 0; i < headers.size(); i++) {
-            String name = headers.name(i);
-            if (!name.equalsIgnoreCase("transfer-encoding") && !name.equalsIgnoreCase("content-length")) {
-                response.addHeader(name, headers.value(i));
-            }
-        }
+        ServletHeaders.copy(response, status, headers);
         if (!ResponseSink.bodiless(status) && declaredLength >= 0) {
             response.setContentLengthLong(declaredLength);
         }

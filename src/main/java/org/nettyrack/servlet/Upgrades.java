@@ -63,11 +63,9 @@ final class Upgrades {
                              PushEndpoint endpoint) throws IOException {
         AsyncContext async = req.startAsync(req, resp);
         async.setTimeout(0);
-        resp.setStatus(PushHead.sseStatus(status));
-        ResponseHeaders head = PushHead.sse(headers);
-        for (int i = 0; i < head.size(); i++) {
-            resp.addHeader(head.name(i), head.value(i));
-        }
+        int sent = PushHead.sseStatus(status);
+        resp.setStatus(sent);
+        ServletHeaders.copy(resp, sent, PushHead.sse(headers));
         resp.setHeader("connection", "close"); // the stream's end is the connection's, as behind the Netty door
         ServletOutputStream out = resp.getOutputStream();
         EventStreamConnection connection = new EventStreamConnection(async, out, pushes, config.maxPushQueue(),

@@ -91,6 +91,19 @@ abstract class ServletDoorContract {
         }
     }
 
+    /** RFC 9110 6.6.1: the server's Date unless the application gave one, and never two. */
+    @Test
+    void everyAnswerCarriesOneDate() throws Exception {
+        HttpResponse<String> plain = send(HttpRequest.newBuilder(url("hello")));
+        List<String> dates = plain.headers().allValues("date");
+        assertEquals(1, dates.size(), dates::toString);
+        assertTrue(dates.get(0).matches("[A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT"), dates::toString);
+        assertEquals(List.of("Sun, 06 Nov 1994 08:49:37 GMT"), send(HttpRequest.newBuilder(url("dated"))).headers().allValues("date"));
+        HttpResponse<String> refused = send(HttpRequest.newBuilder(url("sse")));
+        assertEquals(406, refused.statusCode());
+        assertEquals(1, refused.headers().allValues("date").size(), () -> refused.headers().toString());
+    }
+
     @Test
     void contextRootItself() throws Exception {
         String body = send(HttpRequest.newBuilder(url(""))).body();

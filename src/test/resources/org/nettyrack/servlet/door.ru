@@ -131,6 +131,8 @@ run lambda { |env|
     else
       [426, { "content-type" => "text/plain" }, ["WebSocket only\n"]]
     end
+  when "/dated"
+    [200, { "content-type" => "text/plain", "date" => "Sun, 06 Nov 1994 08:49:37 GMT" }, ["dated by the app\n"]]
   when "/release"
     RELEASE << :go
     [200, { "content-type" => "text/plain" }, ["released\n"]]
