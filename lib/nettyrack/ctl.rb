@@ -3,20 +3,25 @@
 require "json"
 require "optparse"
 require_relative "control"
+require_relative "coerce"
 require_relative "control_client"
+require_relative "restart_wait"
 require_relative "dsl"
 require_relative "errors"
 
 module Nettyrack
-  # `nettyrack ctl [options] stats|thread-backtraces|stop`, from ARGV to an exit status, like
-  # Puma's pumactl: where the control endpoint is and its token come from the flags, else
+  # `nettyrack ctl [options] stats|thread-backtraces|stop|restart`, from ARGV to an exit status,
+  # like Puma's pumactl: where the control endpoint is and its token come from the flags, else
   # $NETTYRACK_CONTROL_URL / $NETTYRACK_CONTROL_TOKEN, else the config file (-C) the server
   # reads; then one request (ControlClient), and its answer on stdout: stats and thread
-  # backtraces as pretty JSON, "stop requested" for stop. Trouble is one line on stderr and
-  # status 1. Pure Ruby: no jars, no JVM-heavy work, so it starts fast.
+  # backtraces as pretty JSON, "stop requested" for stop. restart asks for a hot restart, then
+  # (RestartWait) waits until a new process answers on the endpoint, or the old one says the
+  # restart failed: "restarted: pid 4242 → 4310". Trouble is one line on stderr and status 1.
+  # Pure Ruby: no jars, no JVM-heavy work, so it starts fast.
   class Ctl
     COMMANDS = { "stats" => [:get, "/stats"], "thread-backtraces" => [:get, "/thread-backtraces"],
-                 "stop" => [:post, "/stop"] }.freeze
+                 "stop" => [:post, "/stop"], "restart" => [:post, "/restart"] }.freeze
+    RESTART_WAIT = 300
 
     def initialize(argv, env: ENV, out: $stdout, err: $stderr)
       @argv = argv
@@ -32,7 +37,10 @@ module Nettyrack
 
       verb, path = COMMANDS.fetch(command)
       url, token = target
-      answer(command, ControlClient.new(url, token).call(verb, path))
+      client = ControlClient.new(url, token)
+      return restart(client) if command == "restart"
+
+      answer(command, client.call(verb, path))
     rescue Error => e
       @err.puts("nettyrack ctl: #{e.message}")
       1
@@ -67,6 +75,11 @@ module Nettyrack
         opts.on("-C", "--config FILE", "read control_url and control_token from the server's config file") do |value|
           @flags[:config] = value
         end
+        opts.on("--wait SECONDS", "restart: how long to wait for the new process (default #{RESTART_WAIT}; 0: not at all)") do |value|
+          @flags[:wait] = Coerce.seconds(value)
+        rescue ConfigError => e
+          raise ConfigError, "invalid --wait: #{e.message}"
+        end
         opts.on("-h", "--help", "print this help and exit") { @flags[:help] = true }
         opts.separator "\nFlags win over the environment, which wins over the config file."
       end
@@ -92,6 +105,15 @@ module Nettyrack
       yield value
     rescue ConfigError => e
       raise ConfigError, "invalid #{source}: #{e.message}"
+    end
+
+    def restart(client)
+      before = RestartWait.pid(client)
+      client.call(:post, "/restart")
+      wait = @flags.fetch(:wait, RESTART_WAIT)
+      return say("restart requested (pid #{before})") if wait.zero?
+
+      say("restarted: pid #{before} → #{RestartWait.new(client, before).until_replaced(wait)}")
     end
 
     def answer(command, body)

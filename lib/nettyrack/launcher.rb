@@ -10,14 +10,14 @@ require_relative "errors"
 require_relative "pubsub"
 require_relative "rails_check"
 require_relative "reload_signal"
-require_relative "stop_signal"
+require_relative "orders"
 
 module Nettyrack
   # `nettyrack [options] [config.ru]`, from ARGV to an exit status:
   #
   #   CLI + config file (DSL) + ENV → Configuration → chdir, RACK_ENV → jars → settings checked
   #   by Java → pub/sub engine (Nettyrack.pubsub) → config.ru (AppLoader) → Server#start → boot
-  #   line(s) → SIGINT/SIGTERM or control POST /stop (StopSignal) → Server#stop → engine closed → 0
+  #   line(s) → SIGINT/SIGTERM or control POST /stop (Orders) → Server#stop → engine closed → 0
   #   (with ssl:// listeners, their files are checked before config.ru loads, and SIGHUP
   #   reloads them: ReloadSignal)
   #
@@ -71,13 +71,14 @@ module Nettyrack
 
     def serve_app(config)
       app = AppLoader.load(config.rackup)
-      stop = StopSignal.new.trap("INT", "TERM")
+      stop = Orders.new.trap("INT" => :stop, "TERM" => :stop)
       server = start(app, config)
-      stop.relay(server.stop_requests) if server.control_url
+      stop.relay(server.orders) if server.control_url
       reload = ReloadSignal.new(server, out: @out, err: @err).trap if server.tls_engine
       BootLine.lines(server, quiet: config.quiet?).each { |line| say(line) }
       (warning = RailsCheck.warning(server.configuration.threads.last)) && @err.puts(warning)
-      reason = stop.wait
+      order = stop.next until order&.kind == :stop
+      reason = order.reason
       say("nettyrack: shutting down (#{reason})") unless config.quiet?
       warn_unfinished(config) unless server.stop
       0

@@ -5,7 +5,7 @@ require_relative "boot_line"
 require_relative "control"
 require_relative "pubsub"
 require_relative "rails_check"
-require_relative "stop_signal"
+require_relative "orders"
 
 module Nettyrack
   # What `rackup -s nettyrack` and `rails server` run, through Rack 2's Rack::Handler or the
@@ -16,6 +16,9 @@ module Nettyrack
   #   -O proxy_protocol, -O control_url/control_token/no_control_token) → pub/sub engine →
   #   Server#start → boot line(s) → yield the server → #shutdown, SIGINT, SIGTERM or control
   #   POST /stop → Server#stop → engine closed
+  #
+  # A hot restart (SIGUSR2, POST /restart) is the nettyrack command's: rackup and `rails server`
+  # cannot start themselves again, so here it is answered with a line saying so.
   #
   # The app arrives already built (and wrapped in rackup's middleware); config files, $PORT
   # and the other launcher settings do not apply here. So a Redis engine given as -O pubsub
@@ -28,8 +31,11 @@ module Nettyrack
 
     # Rack's INT trap calls this; so may the block given to #run.
     def shutdown
-      @stop&.request("shutdown")
+      @orders&.request(:stop, "shutdown")
     end
+
+    NO_RESTART = "hot restart needs the nettyrack command (rackup and rails server cannot start " \
+                 "themselves again); stop and start, or run: bundle exec nettyrack"
 
     # For `rackup -s nettyrack -h`: what -O NAME=VALUE accepts.
     def valid_options
@@ -58,18 +64,28 @@ module Nettyrack
     def serve(app, options)
       server = Server.new(app, **server_options(options), **control_options(options), pubsub: Nettyrack.pubsub)
       quiet = options[:quiet] || options[:Quiet] || options[:Silent] # rackup -q, -O Quiet, Capybara's Silent
-      stop = @stop = StopSignal.new.trap("INT", "TERM")
+      orders = @orders = Orders.new.trap("INT" => :stop, "TERM" => :stop, "USR2" => :restart)
       server.start
-      stop.relay(server.stop_requests) if server.control_url
+      orders.relay(server.orders) if server.control_url
       BootLine.lines(server, quiet: quiet).each { |line| puts_line(line) }
       (warning = RailsCheck.warning(server.configuration.threads.last)) && warn(warning)
       yield server if block_given?
-      reason = stop.wait
+      reason = wait_for_stop(orders, server)
       puts_line("nettyrack: shutting down (#{reason})") unless quiet
       server.stop
       server
     ensure
-      stop&.restore
+      orders&.restore
+    end
+
+    def wait_for_stop(orders, server)
+      loop do
+        order = orders.next
+        return order.reason if order.kind == :stop
+
+        server.lifecycle.restart("failed: #{NO_RESTART}")
+        warn("nettyrack: #{order.reason}: #{NO_RESTART}")
+      end
     end
 
     def server_options(options)

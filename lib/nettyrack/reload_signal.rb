@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "signals"
+
 module Nettyrack
   # SIGHUP reloads the certificates of a server's ssl:// listeners (Server#reload_tls): new
   # connections get the files as they are now, open ones keep theirs. Files that do not make a
@@ -19,7 +21,7 @@ module Nettyrack
     end
 
     def trap
-      @previous = Signal.trap("HUP") { @requests.push(:reload) }
+      @previous = Signals.trap("HUP") { @requests.push(:reload) }
       @thread = Thread.new { reload while @requests.pop }
       @thread.name = "nettyrack-tls-reload"
       self

@@ -13,6 +13,10 @@ module Nettyrack
   #   server.urls  # => ["http://127.0.0.1:41234"]
   #   server.stop  # => true when every in-flight request finished within shutdown_timeout
   #
+  # #start is #open (bind, or take over inherited sockets, accepting nothing yet) then #serve;
+  # the launcher warms up (#warm_up) in between, and hands the sockets to a new process in a
+  # hot restart (#handoff, #hand_over).
+  #
   # Keywords (each read by Coerce, so "10m" works) → Configuration (defaults) → JavaConfig →
   # ServerConfig; the app goes into a RackBridge, and both into a NettyServer, which owns the
   # sockets, event loops and worker threads (and the control endpoint's listener, when
@@ -50,13 +54,55 @@ module Nettyrack
     # Binds every address and starts serving; raises BindError naming an address it could not.
     # A Rails app loaded by now gets RailsTuning first.
     def start
+      open.serve
+    end
+
+    # Listening sockets this process was given (an org.nettyrack.netty.InheritedSockets: systemd's,
+    # or those of the process it replaces): each serves the bind at its address. Before #open.
+    def inherit(sockets)
+      @netty.inherit(sockets)
+      self
+    end
+
+    # Binds (or takes over) every address without accepting yet; raises BindError naming an
+    # address it could not.
+    def open
       RailsTuning.apply
-      @netty.start
+      @netty.open
       self
     rescue Java::JavaNet::BindException => e
       raise BindError, e.message
     rescue Java::OrgNettyrackNetty::TlsSetupException => e
       raise ConfigError, e.message
+    end
+
+    # Starts accepting: the server is ready.
+    def serve
+      @netty.serve
+      self
+    end
+
+    # Runs a warm-up (an org.nettyrack.core.warmup.WarmupPlan) before #serve; returns the future
+    # of its WarmupReport. #cancel_warm_up (or #stop) ends it early.
+    def warm_up(plan)
+      @netty.warm_up(plan)
+    end
+
+    def cancel_warm_up
+      @netty.cancel_warm_up
+    end
+
+    # Offers the listening sockets to a new process (an org.nettyrack.netty.Handoff); raises
+    # BootError, saying why, where the transport cannot.
+    def handoff
+      @netty.handoff
+    rescue Java::JavaIo::IOException => e
+      raise BootError, e.message
+    end
+
+    # Stops accepting, leaving the sockets to the new process that serves on them now.
+    def hand_over
+      @netty.hand_over
     end
 
     # Reads the ssl:// listeners' certificate files again and serves new connections with them
@@ -99,9 +145,14 @@ module Nettyrack
       @netty.control_url
     end
 
-    # Where POST /stop goes (an org.nettyrack.core.ops.StopRequests): StopSignal#relay waits on it.
-    def stop_requests
-      @netty.stop_requests
+    # Where POST /stop and POST /restart go (an org.nettyrack.core.ops.Orders): Orders#relay waits on it.
+    def orders
+      @netty.orders
+    end
+
+    # Where the server is in its life (an org.nettyrack.core.ops.Lifecycle).
+    def lifecycle
+      @netty.lifecycle
     end
 
     private

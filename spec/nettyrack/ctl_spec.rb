@@ -45,10 +45,23 @@ RSpec.describe Nettyrack::Ctl do
     end
   end
 
-  it "asks for a stop, which the server's StopRequests pass on" do
+  def next_order(server)
+    order = server.orders.await
+    [order.kind.name, order.reason]
+  end
+
+  it "asks for a stop, which the server's Orders pass on" do
     with_control(control_token: :none) do |server, url|
       expect(ctl("--control-url", url, "stop")).to eq([0, "stop requested\n", ""])
-      expect(server.stop_requests.await).to eq("control /stop")
+      expect(next_order(server)).to eq(["STOP", "control /stop"])
+    end
+  end
+
+  it "asks for a hot restart, which the server's Orders pass on, and with --wait 0 does not wait for it" do
+    with_control(control_token: :none) do |server, url|
+      expect(ctl("--control-url", url, "--wait", "0", "restart")).to eq([0, "restart requested (pid #{Process.pid})\n", ""])
+      expect(next_order(server)).to eq(["RESTART", "control /restart"])
+      expect(server.lifecycle.restart).to eq("requested")
     end
   end
 
@@ -62,7 +75,7 @@ RSpec.describe Nettyrack::Ctl do
         expect(ctl("--control-url", url, "--control-token", "wrong", "stats")[2])
           .to start_with("nettyrack ctl: the control endpoint at #{url} refused the token (403)")
         expect(ctl("--control-url", url, "--control-token", "s3cret", "stop")).to eq([0, "stop requested\n", ""])
-        expect(server.stop_requests.await).to eq("control /stop")
+        expect(next_order(server)).to eq(["STOP", "control /stop"])
       end
       expect(ctl("--control-url", url, "stats"))
         .to eq([1, "", "nettyrack ctl: cannot reach the control endpoint at #{url}: No such file or directory " \
@@ -102,8 +115,10 @@ RSpec.describe Nettyrack::Ctl do
 
     it "without a URL, or a command, or with an unknown one" do
       expect(ctl("stats")[2]).to start_with("nettyrack ctl: no control URL: pass --control-url tcp://HOST:PORT")
-      expect(ctl[2]).to eq("nettyrack ctl: which command? stats, thread-backtraces, stop (see nettyrack ctl --help)\n")
-      expect(ctl("restart")).to eq([1, "", "nettyrack ctl: unknown command restart (use stats, thread-backtraces, stop)\n"])
+      expect(ctl[2]).to eq("nettyrack ctl: which command? stats, thread-backtraces, stop, restart (see nettyrack ctl --help)\n")
+      expect(ctl("reload")).to eq([1, "", "nettyrack ctl: unknown command reload (use stats, thread-backtraces, stop, restart)\n"])
+      expect(ctl("--wait", "soon", "restart")[2]).to eq("nettyrack ctl: invalid --wait: \"soon\" is not a duration " \
+                                                       "(use seconds, or 500ms, 30s, 2m)\n")
     end
 
     it "for a control URL it cannot use" do

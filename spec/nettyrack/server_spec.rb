@@ -112,7 +112,7 @@ RSpec.describe Nettyrack::Server do
         expect(server.control_url).to match(%r{\Atcp://127\.0\.0\.1:\d+\z})
         expect([server.control_token.value, server.control_token.generated?]).to match([/\A\h{32}\z/, true])
         stats = JSON.parse(control_get(server, "/stats").body)
-        expect(stats.keys).to eq(%w[uptime connections requests workers push pubsub heap])
+        expect(stats.keys).to eq(%w[uptime process connections requests workers push pubsub heap])
         expect(stats["workers"]["max"]).to eq(2)
         expect(control_get(server, "/stats", token: "guess").code).to eq("403")
       end

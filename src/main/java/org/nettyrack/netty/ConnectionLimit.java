@@ -29,6 +29,11 @@ final class ConnectionLimit {
         listener.config().setAutoRead(!paused);
     }
 
+    /** Forgets the listeners (handed over to another process): the cap no longer turns them on or off. */
+    synchronized void unlisten() {
+        listeners.clear();
+    }
+
     /** A connection was accepted: counted, or parked (not read from) while the server is at the cap. */
     synchronized void accepted(Channel connection) {
         connection.closeFuture().addListener(f -> closed(connection));

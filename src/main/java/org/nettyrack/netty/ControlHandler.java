@@ -22,17 +22,23 @@ import java.util.List;
 import java.util.Map;
 import org.nettyrack.core.ops.Control;
 import org.nettyrack.core.ops.Json;
+import org.nettyrack.core.ops.Lifecycle;
 
 /**
  * Last in a control connection's pipeline (see {@link ControlServer}): one whole request at a
  * time, answered in this order of checks:
  * <ol>
  * <li>a request the codec could not parse: 400;</li>
+ * <li>{@code GET /ready}: 200 while the server serves, 503 while it boots, warms up or drains
+ * (a load balancer's or Kubernetes' readiness probe); {@code GET /health}: 200 while the
+ * process answers at all (a liveness probe). Both say the phase in JSON, and need no token:
+ * they tell nothing more than a probe could see;</li>
  * <li>no token or a wrong one ({@code Authorization: Bearer TOKEN}, or {@code ?token=TOKEN}
  * as with Puma's control app): 403 with an empty body, nothing else;</li>
  * <li>a path that is no action: 404; an action with the wrong method: 405 with {@code Allow};</li>
  * <li>{@code GET /stats}, {@code GET /thread-backtraces}: 200 with JSON;
- * {@code POST /stop}: 200, and the stop is asked for once that answer is written.</li>
+ * {@code POST /stop}, {@code POST /restart}: 200, and the stop (or hot restart) is asked for
+ * once that answer is written.</li>
  * </ol>
  * Tokens are compared by their SHA-256 digests with {@link MessageDigest#isEqual}, in time
  * that does not depend on where they differ, or on their lengths. Thread backtraces complete
@@ -42,7 +48,10 @@ import org.nettyrack.core.ops.Json;
  */
 final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Map<String, HttpMethod> ACTIONS = Map.of(
-        "/stats", HttpMethod.GET, "/thread-backtraces", HttpMethod.GET, "/stop", HttpMethod.POST);
+        "/stats", HttpMethod.GET, "/thread-backtraces", HttpMethod.GET, "/stop", HttpMethod.POST,
+        "/restart", HttpMethod.POST);
+    private static final String ACTION_LIST = "GET /stats, GET /thread-backtraces, POST /stop, POST /restart,"
+        + " GET /ready, GET /health";
     private static final String JSON = "application/json; charset=utf-8";
 
     private final byte[] tokenDigest;
@@ -63,6 +72,9 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         QueryStringDecoder target = new QueryStringDecoder(request.uri());
+        if (probe(ctx, request, target.path())) {
+            return;
+        }
         if (!authorized(request, target)) {
             send(ctx, HttpResponseStatus.FORBIDDEN, null);
             return;
@@ -71,7 +83,7 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         HttpMethod allowed = ACTIONS.get(path);
         if (allowed == null) {
             send(ctx, HttpResponseStatus.NOT_FOUND,
-                error("no such action: " + path + " (GET /stats, GET /thread-backtraces, POST /stop)"));
+                error("no such action: " + path + " (" + ACTION_LIST + ")"));
         } else if (!allowed.equals(request.method())) {
             FullHttpResponse refusal = response(HttpResponseStatus.METHOD_NOT_ALLOWED,
                 error(path + " takes " + allowed.name() + ", not " + request.method().name()));
@@ -81,9 +93,32 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             send(ctx, HttpResponseStatus.OK, control.stats());
         } else if (path.equals("/stop")) {
             send(ctx, HttpResponseStatus.OK, "{\"status\":\"stopping\"}").addListener(f -> control.stop());
+        } else if (path.equals("/restart")) {
+            send(ctx, HttpResponseStatus.OK, "{\"status\":\"restarting\"}").addListener(f -> control.restart());
         } else {
             threadBacktraces(ctx);
         }
+    }
+
+    /** Answers {@code GET /ready} and {@code GET /health} (any other method: 405); false for any other path. */
+    private boolean probe(ChannelHandlerContext ctx, FullHttpRequest request, String path) {
+        boolean ready = path.equals("/ready");
+        if (!ready && !path.equals("/health")) {
+            return false;
+        }
+        if (!HttpMethod.GET.equals(request.method()) && !HttpMethod.HEAD.equals(request.method())) {
+            FullHttpResponse refusal = response(HttpResponseStatus.METHOD_NOT_ALLOWED, error(path + " takes GET"));
+            refusal.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+            ctx.writeAndFlush(refusal);
+            return true;
+        }
+        Lifecycle.Phase phase = control.phase();
+        boolean yes = !ready || phase == Lifecycle.Phase.SERVING;
+        String json = new Json().beginObject().name("status").value(yes ? (ready ? "ready" : "alive") : "not ready")
+            .name("phase").value(phase.label()).endObject().toString();
+        // A HEAD gets the head alone: the server codec drops the body of an answer to HEAD.
+        ctx.writeAndFlush(response(yes ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE, json));
+        return true;
     }
 
     private void threadBacktraces(ChannelHandlerContext ctx) {

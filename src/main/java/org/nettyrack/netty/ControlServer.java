@@ -38,8 +38,8 @@ final class ControlServer {
     private final long idleMillis;
     private final Control control;
     private final Transport transport;
+    private final Listeners listeners = new Listeners();
     private EventLoopGroup loop;
-    private Channel listener;
 
     /** idleMillis: a connection that sends nothing this long is closed. */
     ControlServer(ServerConfig.Control settings, long idleMillis, Control control, Transport transport) {
@@ -49,8 +49,13 @@ final class ControlServer {
         this.transport = transport;
     }
 
-    /** Throws {@link BindException} saying why a unix socket path cannot be listened on. */
-    void start() throws BindException, InterruptedException {
+    /**
+     * Binds the endpoint, or takes over the inherited socket at its address; a new socket
+     * answers at once (while the server boots too, for {@code GET /ready}), one taken over from
+     * the process this one replaces only from {@link #accept} on: until then the old process
+     * answers on it. Throws {@link BindException} with one sentence when it cannot listen.
+     */
+    void start(InheritedSockets inherited) throws BindException, InterruptedException {
         loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nettyrack-control", true),
             transport.ioHandlerFactory());
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -63,8 +68,24 @@ final class ControlServer {
                     configure(ch.pipeline(), settings.token(), idleMillis, control);
                 }
             });
-        listener = unix() ? UnixListeners.bind(transport, bootstrap, settings.listener())
-            : bootstrap.bind(settings.host(), settings.port()).sync().channel();
+        if (!listeners.open(settings.listener(), bootstrap, transport, inherited)) {
+            listeners.accept();
+        }
+    }
+
+    /** Answers on a socket taken over too. */
+    void accept() {
+        listeners.accept();
+    }
+
+    /** The listening socket's descriptor, for a hot restart's hand-over. */
+    int fileDescriptor() {
+        return listeners.fileDescriptors().get(0);
+    }
+
+    /** Stops answering, leaving the socket to the process that took it over. */
+    void handOver() throws InterruptedException {
+        listeners.handOver(null);
     }
 
     boolean unix() {
@@ -86,15 +107,12 @@ final class ControlServer {
         if (unix()) {
             return settings.listener().url();
         }
-        int port = ((InetSocketAddress) listener.localAddress()).getPort();
         String host = settings.host().contains(":") ? "[" + settings.host() + "]" : settings.host();
-        return "tcp://" + host + ":" + port;
+        return "tcp://" + host + ":" + listeners.firstPort();
     }
 
     void stop() throws InterruptedException {
-        if (listener != null) {
-            listener.close().await(1, TimeUnit.SECONDS);
-        }
+        listeners.close();
         if (loop != null) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
         }

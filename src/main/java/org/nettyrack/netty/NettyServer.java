@@ -1,19 +1,19 @@
 package org.nettyrack.netty;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
 import java.net.BindException;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
@@ -21,17 +21,28 @@ import org.nettyrack.core.ThreadNice;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.ops.ServerControl;
 import org.nettyrack.core.ops.ServerStats;
-import org.nettyrack.core.ops.StopRequests;
+import org.nettyrack.core.ops.Lifecycle;
+import org.nettyrack.core.ops.Orders;
 import org.nettyrack.core.push.PubSub;
+import org.nettyrack.core.warmup.WarmupPlan;
+import org.nettyrack.core.warmup.WarmupReport;
 
 /**
- * A running nettyrack HTTP/1.1 server: binds the configured addresses on Netty event loops
- * (epoll on Linux, NIO elsewhere) and serves every connection through {@link HttpPipeline}.
- * {@link #stop()} is graceful: stop accepting, finish in-flight requests within the shutdown
- * timeout, close the rest. With a control endpoint configured, a {@link ControlServer} listens
- * too, reporting {@link #stats()} and passing {@code POST /stop} on as {@link #stopRequests()}.
- * {@code ssl://} listeners serve TLS ({@link TlsListener}, read at start, swapped by
- * {@link #reloadTls()}).
+ * A nettyrack server: listens on the configured addresses on Netty event loops (epoll on Linux,
+ * NIO elsewhere) and serves every connection through {@link HttpPipeline}, HTTP/1.1 and HTTP/2.
+ * Its life, as {@link Lifecycle} tells it:
+ * <pre>
+ * open()  listeners bound, or taken over ({@link #inherit}); nothing accepted yet   BOOTING
+ * [warm-up through a private listener]                                               WARMING
+ * serve() the listeners accept                                                       SERVING
+ * stop()  graceful: stop accepting, finish in-flight requests within the shutdown    DRAINING
+ *         timeout, close the rest; or handOver() first, when a new process took the
+ *         listeners over ({@link #handoff()}) and serves
+ * </pre>
+ * {@link #start()} is open and serve. With a control endpoint configured, a {@link ControlServer}
+ * listens too, reporting {@link #stats()} and passing {@code POST /stop} and {@code POST /restart}
+ * on as {@link #orders()}. {@code ssl://} listeners serve TLS ({@link TlsListener}, read at
+ * start, swapped by {@link #reloadTls()}).
  */
 public final class NettyServer {
     private static final long CLOSE_CALLBACK_GRACE_MILLIS = 1_000;
@@ -39,12 +50,16 @@ public final class NettyServer {
     private final ServerConfig config;
     private final RackHandler handler;
     private final PubSub pubsub;
-    private final StopRequests stopRequests = new StopRequests();
+    private final Orders orders = new Orders();
+    private final Lifecycle lifecycle = new Lifecycle();
     private final Transport transport = Transport.best();
-    private final List<Channel> listeners = new ArrayList<>();
+    private final Listeners listeners = new Listeners();
+    private InheritedSockets inherited = InheritedSockets.none();
     private final Map<ServerConfig.Bind, TlsListener> tls = new LinkedHashMap<>();
     private EventLoopGroup acceptors;
     private EventLoopGroup workers;
+    private ServerBootstrap bootstrap;
+    private volatile Warmup warmup;
     private volatile ServerState state;
     private WorkerPool pool;
     private ControlServer control;
@@ -61,10 +76,25 @@ public final class NettyServer {
     }
 
     /**
-     * Binds every address; throws {@link BindException} naming the address that is taken, or
+     * Listening sockets this process was given (by systemd, or by the process it replaces): each
+     * serves the bind at its address instead of a new socket. Call before {@link #open}.
+     */
+    public synchronized void inherit(InheritedSockets sockets) {
+        this.inherited = sockets;
+    }
+
+    /** Opens and serves at once: {@link #open} then {@link #serve}. */
+    public synchronized void start() throws BindException, InterruptedException, TlsSetupException {
+        open();
+        serve();
+    }
+
+    /**
+     * Binds (or takes over) every address without accepting yet, and starts the control
+     * endpoint; throws {@link BindException} naming the address that is taken, or
      * {@link TlsSetupException} when an {@code ssl://} listener's files do not make a TLS setup.
      */
-    public synchronized void start() throws BindException, InterruptedException, TlsSetupException {
+    public synchronized void open() throws BindException, InterruptedException, TlsSetupException {
         if (state != null) {
             throw new IllegalStateException("already started");
         }
@@ -80,7 +110,7 @@ public final class NettyServer {
             transport.ioHandlerFactory());
         workers = new MultiThreadIoEventLoopGroup(ioThreads(config), new DefaultThreadFactory("nettyrack-io", true),
             transport.ioHandlerFactory());
-        ServerBootstrap bootstrap = new ServerBootstrap()
+        bootstrap = new ServerBootstrap()
             .group(acceptors, workers)
             .channel(transport.serverChannel())
             .option(ChannelOption.SO_BACKLOG, 1024)
@@ -93,16 +123,10 @@ public final class NettyServer {
             try {
                 ServerBootstrap served = tls.containsKey(bind)
                     ? bootstrap.clone().childHandler(new HttpPipeline(state, tls.get(bind))) : bootstrap;
-                Channel listener = "unix".equals(bind.scheme()) ? UnixListeners.bind(transport, bootstrap, bind)
-                    : served.bind(bind.host(), bind.port()).sync().channel();
-                listeners.add(listener);
-                state.connections.listen(listener);
-            } catch (Exception e) {
+                listeners.open(bind, served, transport, inherited);
+            } catch (BindException e) {
                 stop();
-                if (e instanceof BindException unix && "unix".equals(bind.scheme())) {
-                    throw unix; // UnixListeners said what was wrong
-                }
-                throw bindFailure(describe(bind.host(), bind.port(), e), e);
+                throw e;
             }
         }
         if (config.control() != null) {
@@ -110,16 +134,82 @@ public final class NettyServer {
         }
     }
 
+    /**
+     * Runs {@code plan}'s requests through the application before {@link #serve} ({@link Warmup});
+     * the lifecycle says WARMING meanwhile. The future completes with what it did; a stop, or
+     * {@link #cancelWarmUp}, ends it early.
+     */
+    public synchronized CompletableFuture<WarmupReport> warmUp(WarmupPlan plan) throws InterruptedException {
+        if (state == null || state.draining) {
+            throw new IllegalStateException(state == null ? "not opened" : "stopped");
+        }
+        lifecycle.enter(Lifecycle.Phase.WARMING);
+        warmup = Warmup.start(state, bootstrap, transport, workers, plan);
+        return warmup.done();
+    }
+
+    /** Ends a warm-up still running; its report says so. */
+    public void cancelWarmUp() {
+        Warmup running = warmup;
+        if (running != null) {
+            running.cancel();
+        }
+    }
+
+    /** Starts accepting on every listener (and on a control endpoint taken over): the server is ready. */
+    public synchronized void serve() {
+        if (state == null || state.draining) {
+            throw new IllegalStateException(state == null ? "not opened" : "stopped");
+        }
+        listeners.accept(state.connections);
+        if (control != null) {
+            control.accept();
+        }
+        lifecycle.enter(Lifecycle.Phase.SERVING);
+    }
+
+    /**
+     * Offers every listening socket (the control endpoint's last) to the process that will
+     * replace this one, over a private unix socket: see {@link Handoff}. Epoll only.
+     */
+    public synchronized Handoff handoff() throws IOException, InterruptedException {
+        if (state == null || state.draining) {
+            throw new IllegalStateException(state == null ? "not opened" : "stopped");
+        }
+        if (!"epoll".equals(transport.name())) {
+            throw new IOException("a hot restart needs Linux's epoll transport; this server runs on " + transport.name());
+        }
+        List<Integer> fds = new ArrayList<>(listeners.fileDescriptors());
+        if (control != null) {
+            fds.add(control.fileDescriptor());
+        }
+        return Handoff.open(acceptors, fds);
+    }
+
+    /**
+     * Stops accepting, leaving the listening sockets to the process that took them over and
+     * serves now; {@link #stop} then drains without closing them.
+     */
+    public synchronized void handOver() throws InterruptedException {
+        if (state == null || state.draining) {
+            return;
+        }
+        listeners.handOver(state.connections);
+        if (control != null) {
+            control.handOver();
+        }
+    }
+
     private void startControl(ServerConfig.Control settings) throws BindException, InterruptedException {
-        ServerControl actions = new ServerControl(this::stats, pool, handler, config.controlTimeoutMillis(), stopRequests);
+        ServerControl actions = new ServerControl(this::stats, pool, handler, config.controlTimeoutMillis(), orders,
+            lifecycle);
         control = new ControlServer(settings, config.keepAliveTimeoutMillis() + config.controlTimeoutMillis(),
             actions, transport);
         try {
-            control.start();
+            control.start(inherited);
         } catch (Exception e) {
             stop();
-            boolean unix = "unix".equals(settings.listener().scheme());
-            throw bindFailure("control endpoint: " + (unix ? e.getMessage() : describe(settings.host(), settings.port(), e)), e);
+            throw bindFailure("control endpoint: " + e.getMessage(), e);
         }
     }
 
@@ -160,13 +250,18 @@ public final class NettyServer {
         if (current == null) {
             throw new IllegalStateException("not started");
         }
-        return current.counters.snapshot(current.channels.size(), current.activeRequests.get(), pool.load(),
+        return current.counters.snapshot(lifecycle, current.channels.size(), current.activeRequests.get(), pool.load(),
             pubsub == null ? null : pubsub.state());
     }
 
-    /** Where {@code POST /stop} goes: the launcher waits on it as it waits for signals. */
-    public StopRequests stopRequests() {
-        return stopRequests;
+    /** Where {@code POST /stop} and {@code POST /restart} go: the launcher waits on them as it waits for signals. */
+    public Orders orders() {
+        return orders;
+    }
+
+    /** Where this server is in its life; the launcher moves it on while warming up. */
+    public Lifecycle lifecycle() {
+        return lifecycle;
     }
 
     /** The control endpoint's {@code tcp://host:port} (port 0 resolved) or {@code unix:///path}; null without one. */
@@ -176,17 +271,12 @@ public final class NettyServer {
 
     /** The URLs served, with the ports actually bound (port 0 resolved); unix:///path for a socket file. */
     public synchronized List<String> urls() {
-        List<String> urls = new ArrayList<>();
-        for (int i = 0; i < listeners.size(); i++) {
-            ServerConfig.Bind bind = config.binds().get(i);
-            urls.add("unix".equals(bind.scheme()) ? bind.url() : bind.withPort(port(i)).url());
-        }
-        return urls;
+        return listeners.urls();
     }
 
     /** The first listener's port (0 when it is a unix socket). */
-    public int port() {
-        return port(0);
+    public synchronized int port() {
+        return listeners.firstPort();
     }
 
     /** "epoll" or "nio". */
@@ -196,7 +286,7 @@ public final class NettyServer {
 
     public boolean isRunning() {
         ServerState current = state;
-        return current != null && !current.draining;
+        return current != null && !current.draining && lifecycle.phase() == Lifecycle.Phase.SERVING;
     }
 
     /** The running server's shared state (for tests), or null before start. */
@@ -211,14 +301,14 @@ public final class NettyServer {
      * still in flight at that point.
      */
     public synchronized boolean stop() throws InterruptedException {
+        cancelWarmUp();
         if (state == null || state.draining) {
             return true; // not started, or stopped already: stop() holds the lock throughout
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.shutdownTimeoutMillis());
-        for (Channel listener : listeners) {
-            listener.close().await();
-        }
+        listeners.close();
         state.draining = true; // from here on isRunning() is false: nothing accepts any more
+        lifecycle.enter(Lifecycle.Phase.DRAINING);
         state.channels.forEach(ch -> ch.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN));
         // Connections close themselves: idle ones after the drain grace, busy ones after an
         // answer with connection: close, push ones after on_shutdown and their close.
@@ -249,17 +339,13 @@ public final class NettyServer {
         return config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
     }
 
-    private int port(int i) {
-        return listeners.get(i).localAddress() instanceof InetSocketAddress inet ? inet.getPort() : 0;
-    }
-
     private static BindException bindFailure(String message, Exception cause) {
         BindException failure = new BindException(message);
         failure.initCause(cause);
         return failure;
     }
 
-    private static String describe(String host, int port, Exception e) {
+    static String describe(String host, int port, Exception e) {
         String address = host + ":" + port;
         String message = String.valueOf(e.getMessage());
         if (message.contains("in use")) {

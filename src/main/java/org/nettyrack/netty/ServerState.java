@@ -31,12 +31,26 @@ final class ServerState {
     volatile boolean draining;
 
     ServerState(ServerConfig config, RackHandler handler, Workers workers) {
+        this(config, handler, workers, config.accessLog() == null ? null
+            : new AccessLog(config.accessLog(), config.accessLogFormat()), PublicFiles.of(config));
+    }
+
+    private ServerState(ServerConfig config, RackHandler handler, Workers workers, AccessLog accessLog,
+                        PublicFiles publicFiles) {
         this.config = config;
         this.handler = handler;
         this.workers = workers;
-        this.accessLog = config.accessLog() == null ? null : new AccessLog(config.accessLog(), config.accessLogFormat());
+        this.accessLog = accessLog;
         this.errorLog = config.errorLog();
         this.connections = new ConnectionLimit(config.connectionCap());
-        this.publicFiles = PublicFiles.of(config);
+        this.publicFiles = publicFiles;
+    }
+
+    /**
+     * The same application, workers, settings and public files, but connections, counters and
+     * no access log of its own: a warm-up's requests are neither logged nor counted as traffic.
+     */
+    ServerState forWarmup() {
+        return new ServerState(config, handler, workers, null, publicFiles);
     }
 }

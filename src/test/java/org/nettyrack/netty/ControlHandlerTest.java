@@ -13,12 +13,14 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.ops.Control;
 import org.nettyrack.core.ops.ServerControl;
 import org.nettyrack.core.ops.ServerStats;
-import org.nettyrack.core.ops.StopRequests;
+import org.nettyrack.core.ops.Lifecycle;
+import org.nettyrack.core.ops.Orders;
 import org.nettyrack.core.push.PubSub;
 
 /** The control endpoint's HTTP face on the pipeline ControlServer builds: token, routes, answers, order. */
@@ -29,6 +31,8 @@ class ControlHandlerTest {
     private static final class FakeControl implements Control {
         final CompletableFuture<String> backtraces = new CompletableFuture<>();
         int stops;
+        int restarts;
+        Lifecycle.Phase phase = Lifecycle.Phase.SERVING;
 
         @Override
         public String stats() {
@@ -43,6 +47,16 @@ class ControlHandlerTest {
         @Override
         public void stop() {
             stops++;
+        }
+
+        @Override
+        public void restart() {
+            restarts++;
+        }
+
+        @Override
+        public Lifecycle.Phase phase() {
+            return phase;
         }
     }
 
@@ -122,9 +136,10 @@ class ControlHandlerTest {
     @Test
     void unknownPathsAre404AndWrongMethods405WithAllow() {
         EmbeddedChannel ch = channel(TOKEN, control);
-        String missing = exchange(ch, get("/restart?token=" + TOKEN));
+        String missing = exchange(ch, get("/reload?token=" + TOKEN));
         assertEquals("HTTP/1.1 404 Not Found", PipelineHarness.statusLine(missing), missing);
-        assertTrue(missing.endsWith("{\"error\":\"no such action: /restart (GET /stats, GET /thread-backtraces, POST /stop)\"}"), missing);
+        assertTrue(missing.endsWith("{\"error\":\"no such action: /reload (GET /stats, GET /thread-backtraces,"
+            + " POST /stop, POST /restart, GET /ready, GET /health)\"}"), missing);
 
         String postStats = exchange(ch, "POST /stats?token=" + TOKEN + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
         assertEquals("HTTP/1.1 405 Method Not Allowed", PipelineHarness.statusLine(postStats), postStats);
@@ -146,6 +161,37 @@ class ControlHandlerTest {
         assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(out), out);
         assertTrue(out.endsWith("{\"status\":\"stopping\"}"), out);
         assertEquals(1, control.stops);
+    }
+
+    @Test
+    void restartIsAskedForOnceTheAnswerIsWrittenAndNeedsTheToken() {
+        EmbeddedChannel ch = channel(TOKEN, control);
+        String refused = exchange(ch, "POST /restart HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        assertEquals("HTTP/1.1 403 Forbidden", PipelineHarness.statusLine(refused), refused);
+        String out = exchange(ch, "POST /restart?token=" + TOKEN + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(out), out);
+        assertTrue(out.endsWith("{\"status\":\"restarting\"}"), out);
+        assertEquals(1, control.restarts);
+        assertEquals(0, control.stops);
+    }
+
+    @ParameterizedTest(name = "{0}: /ready {1}")
+    @CsvSource({"BOOTING, 503", "WARMING, 503", "SERVING, 200", "DRAINING, 503"})
+    void readyOnlyWhileServingAndHealthyThroughoutWithoutAToken(Lifecycle.Phase phase, int readyStatus) {
+        control.phase = phase;
+        EmbeddedChannel ch = channel(TOKEN, control);
+        String ready = exchange(ch, get("/ready"));
+        assertTrue(PipelineHarness.statusLine(ready).startsWith("HTTP/1.1 " + readyStatus), ready);
+        String label = phase.name().toLowerCase(java.util.Locale.ROOT);
+        assertTrue(ready.endsWith("{\"status\":\"" + (readyStatus == 200 ? "ready" : "not ready") + "\",\"phase\":\""
+            + label + "\"}"), ready);
+        String health = exchange(ch, get("/health"));
+        assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(health), health);
+        assertTrue(health.endsWith("{\"status\":\"alive\",\"phase\":\"" + label + "\"}"), health);
+        String head = exchange(ch, "HEAD /ready HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertTrue(PipelineHarness.undated(head).endsWith("cache-control: no-store\r\n\r\n"), head);
+        String post = exchange(ch, "POST /ready HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        assertEquals("HTTP/1.1 405 Method Not Allowed", PipelineHarness.statusLine(post), post);
     }
 
     @Test
@@ -184,9 +230,10 @@ class ControlHandlerTest {
 
     @Test
     void servesTheRealStatsAsJson() {
-        ServerStats stats = new ServerStats(1_000_000_000L, 2, 0, 5, 1, 0, new WorkerPool.Load(0, 2, 8, 0), 1, 0,
+        ServerStats stats = new ServerStats(1_000_000_000L, new ServerStats.Process(7, Lifecycle.Phase.SERVING, null), 2, 0, 5, 1, 0, new WorkerPool.Load(0, 2, 8, 0), 1, 0,
             PubSub.State.LOCAL, new ServerStats.Heap(10, 20));
-        Control real = new ServerControl(() -> stats, task -> false, (request, sink) -> { }, 1000, new StopRequests());
+        Control real = new ServerControl(() -> stats, task -> false, (request, sink) -> { }, 1000, new Orders(),
+            new Lifecycle());
         String out = exchange(channel(TOKEN, real), get("/stats?token=" + TOKEN));
         assertTrue(out.endsWith("\r\n\r\n" + stats.toJson()), out);
         assertTrue(out.contains("\"requests\":{\"in_flight\":0,\"total\":5,\"errors\":1,\"rejected\":0}"), out);

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.ops.Orders;
 import org.nettyrack.core.push.LocalPubSub;
 
 /** A NettyServer with its control endpoint, over real sockets with the JDK's HTTP client. */
@@ -117,12 +118,18 @@ class ControlServerTest {
     @Test
     void passesStopOnOnceAnswered() throws Exception {
         String control = start(TOKEN);
-        CompletableFuture<String> waiter = CompletableFuture.supplyAsync(server.stopRequests()::await);
+        CompletableFuture<Orders.Order> waiter = CompletableFuture.supplyAsync(() -> {
+            try {
+                return server.orders().await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
         assertFalse(waiter.isDone());
         HttpResponse<String> stop = send(HttpRequest.newBuilder(URI.create(control + "/stop?token=" + TOKEN))
             .POST(HttpRequest.BodyPublishers.noBody()));
         assertEquals(200, stop.statusCode());
-        assertEquals("control /stop", waiter.get(5, TimeUnit.SECONDS));
+        assertEquals(new Orders.Order(Orders.Kind.STOP, "control /stop"), waiter.get(5, TimeUnit.SECONDS));
         assertTrue(server.isRunning(), "stopping is the waiter's job");
     }
 

@@ -7,13 +7,14 @@ import org.junit.jupiter.api.Test;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.ops.Lifecycle;
 import org.nettyrack.core.ops.ServerStats;
 import org.nettyrack.core.push.RecordingEndpoint;
 
 /** The counters the dispatcher and the push upgrade feed, as the real pipeline serves. */
 class StatsCountingTest {
     private static ServerStats stats(PipelineHarness h) {
-        return h.state.counters.snapshot(h.state.channels.size(), h.state.activeRequests.get(),
+        return h.state.counters.snapshot(new Lifecycle(), h.state.channels.size(), h.state.activeRequests.get(),
             new WorkerPool.Load(0, 0, 1, 0), null);
     }
 

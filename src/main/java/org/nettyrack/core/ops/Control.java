@@ -16,4 +16,10 @@ public interface Control {
 
     /** {@code POST /stop}: asks for the same graceful stop as SIGTERM, and returns at once. */
     void stop();
+
+    /** {@code POST /restart}: asks for the same hot restart as SIGUSR2, and returns at once. */
+    void restart();
+
+    /** {@code GET /ready} and {@code GET /health}: where the server is in its life. */
+    Lifecycle.Phase phase();
 }

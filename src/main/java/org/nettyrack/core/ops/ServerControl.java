@@ -7,25 +7,28 @@ import org.nettyrack.core.Workers;
 
 /**
  * The control endpoint's actions for one server: stats from the transport's snapshot, thread
- * backtraces with the application's part collected on a worker ({@link ThreadDump}), and stop
- * handed to whoever waits on the {@link StopRequests}.
+ * backtraces with the application's part collected on a worker ({@link ThreadDump}), stop and
+ * restart handed to whoever waits on the {@link Orders}, the phase from its {@link Lifecycle}.
  */
 public final class ServerControl implements Control {
     static final String STOP_REASON = "control /stop";
+    static final String RESTART_REASON = "control /restart";
 
     private final Supplier<ServerStats> stats;
     private final Workers workers;
     private final RackHandler app;
     private final long backtraceTimeoutMillis;
-    private final StopRequests stops;
+    private final Orders orders;
+    private final Lifecycle lifecycle;
 
     public ServerControl(Supplier<ServerStats> stats, Workers workers, RackHandler app, long backtraceTimeoutMillis,
-                         StopRequests stops) {
+                         Orders orders, Lifecycle lifecycle) {
         this.stats = stats;
         this.workers = workers;
         this.app = app;
         this.backtraceTimeoutMillis = backtraceTimeoutMillis;
-        this.stops = stops;
+        this.orders = orders;
+        this.lifecycle = lifecycle;
     }
 
     @Override
@@ -40,6 +43,17 @@ public final class ServerControl implements Control {
 
     @Override
     public void stop() {
-        stops.request(STOP_REASON);
+        orders.request(Orders.Kind.STOP, STOP_REASON);
+    }
+
+    @Override
+    public void restart() {
+        lifecycle.restart("requested");
+        orders.request(Orders.Kind.RESTART, RESTART_REASON);
+    }
+
+    @Override
+    public Lifecycle.Phase phase() {
+        return lifecycle.phase();
     }
 }

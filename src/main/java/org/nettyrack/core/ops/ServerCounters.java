@@ -47,11 +47,11 @@ public final class ServerCounters {
      * dispatch and last byte plus every open push session (a graceful stop waits for both);
      * the requests in flight are the difference.
      */
-    public ServerStats snapshot(int openConnections, int active, WorkerPool.Load workers,
+    public ServerStats snapshot(Lifecycle life, int openConnections, int active, WorkerPool.Load workers,
                                 PubSub.State pubsub) {
         int websocket = websockets.get();
         int sse = sseStreams.get();
-        return new ServerStats(System.nanoTime() - startNanos, openConnections,
+        return new ServerStats(System.nanoTime() - startNanos, ServerStats.Process.of(life), openConnections,
             Math.max(0, active - websocket - sse), answered.sum(), errors.sum(), rejected.sum(),
             workers, websocket, sse, pubsub, ServerStats.Heap.now());
     }

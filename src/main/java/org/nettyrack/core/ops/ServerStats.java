@@ -11,6 +11,7 @@ import org.nettyrack.core.push.PubSub;
  * figures are each exact but not one atomic picture. {@link #toJson()}:
  * <pre>
  * {"uptime":12.345,
+ *  "process":{"pid":4242,"phase":"serving","restart":null},
  *  "connections":{"open":3},
  *  "requests":{"in_flight":1,"total":120,"errors":2,"rejected":0},
  *  "workers":{"busy":1,"threads":4,"max":16,"queued":0},
@@ -18,12 +19,20 @@ import org.nettyrack.core.push.PubSub;
  *  "pubsub":{"engine":"redis","url":"redis://cache:6379/0","link":"up","queued":0},
  *  "heap":{"used":48234496,"max":4294967296}}
  * </pre>
- * uptime in seconds; heap in bytes (max null when the JVM sets no limit). The field meanings
+ * uptime in seconds; heap in bytes (max null when the JVM sets no limit); process: this
+ * process's id, its {@link Lifecycle} phase and its last hot restart in words (or null). The field meanings
  * are those of {@link ServerCounters} and {@link WorkerPool.Load}.
  */
-public record ServerStats(long uptimeNanos, int openConnections, int requestsInFlight, long requestsTotal,
+public record ServerStats(long uptimeNanos, Process process, int openConnections, int requestsInFlight, long requestsTotal,
                           long errors, long rejected, WorkerPool.Load workers, int websocketSessions,
                           int sseSessions, PubSub.State pubsub, Heap heap) {
+
+    /** The process: its id, where it is in its life, and its last hot restart (null: none). */
+    public record Process(long pid, Lifecycle.Phase phase, String restart) {
+        public static Process of(Lifecycle life) {
+            return new Process(ProcessHandle.current().pid(), life.phase(), life.restart());
+        }
+    }
 
     /** Heap bytes in use, and the most the JVM will grow it to (-1: no limit). */
     public record Heap(long used, long max) {
@@ -36,6 +45,16 @@ public record ServerStats(long uptimeNanos, int openConnections, int requestsInF
     public String toJson() {
         Json json = new Json().beginObject()
             .name("uptime").value(uptimeNanos / 1e9, 3)
+            .name("process").beginObject()
+            .name("pid").value(process.pid())
+            .name("phase").value(process.phase().label())
+            .name("restart");
+        if (process.restart() == null) {
+            json.nullValue();
+        } else {
+            json.value(process.restart());
+        }
+        json.endObject()
             .name("connections").beginObject().name("open").value(openConnections).endObject()
             .name("requests").beginObject()
             .name("in_flight").value(requestsInFlight)

@@ -1,0 +1,59 @@
+package org.nettyrack.core.ops;
+
+import java.util.Locale;
+
+/**
+ * Where one server is in its life, for whoever asks: the control endpoint's {@code GET /ready}
+ * (ready only while serving), {@code GET /health} and {@code GET /stats}, and the launcher's
+ * notifications to systemd. The phases only go forward:
+ * <pre>
+ * BOOTING → WARMING (with a warm-up) → SERVING → DRAINING
+ * </pre>
+ * Beside the phase, the hot restart this process started last, in words ({@link #restart}):
+ * "in progress", or why it failed; a successful one ends in DRAINING.
+ */
+public final class Lifecycle {
+    public enum Phase {
+        /** Listeners bound (or taken over), the application loading: nothing accepted yet. */
+        BOOTING,
+        /** The warm-up's requests run through the application: nothing accepted yet. */
+        WARMING,
+        /** Accepting connections. */
+        SERVING,
+        /** Stopped accepting; in-flight requests finishing. */
+        DRAINING;
+
+        /** The name in the control endpoint's JSON ("serving"). */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private volatile Phase phase = Phase.BOOTING;
+    private volatile String restart;
+
+    public Phase phase() {
+        return phase;
+    }
+
+    /** Moves on to {@code next}; a phase already passed stays passed. */
+    public synchronized void enter(Phase next) {
+        if (next.compareTo(phase) > 0) {
+            phase = next;
+        }
+    }
+
+    /** Whether a load balancer should send traffic here: serving, not booting, warming or draining. */
+    public boolean ready() {
+        return phase == Phase.SERVING;
+    }
+
+    /** The last hot restart this process started, in words; null when none did. */
+    public String restart() {
+        return restart;
+    }
+
+    public void restart(String status) {
+        restart = status;
+    }
+}
