@@ -57,6 +57,7 @@ module Nettyrack
         listening(opts)
         running(opts)
         files(opts)
+        restarts(opts)
         operations(opts)
         limits(opts)
         common(opts)
@@ -136,11 +137,36 @@ module Nettyrack
       end
     end
 
+    def restarts(opts)
+      opts.separator "\nRestarts (SIGUSR2 or `nettyrack ctl restart`: a new process takes over, see docs/restart.md):"
+      opts.on("--pidfile FILE", "write the serving process's pid to FILE") do |value|
+        @settings[:pidfile] = read("--pidfile") { RestartSettings.pidfile(value) }
+      end
+      opts.on("--warmup FILE", "before serving, run FILE's requests through the app (one a",
+              "line: GET /path); default: none, GET / in a hot restart") do |value|
+        @settings[:warmup] = read("--warmup") { RestartSettings.warmup(value) }
+      end
+      opts.on("--no-warmup", "never warm up, not even in a hot restart") { @settings[:warmup] = false }
+      defaults = Configuration::DEFAULTS
+      opts.on("--warmup-time SECONDS", "the longest a warm-up runs; it stops sooner once",
+              "throughput is flat (default #{defaults[:warmup_time]}s)") do |value|
+        @settings[:warmup_time] = read("--warmup-time") { RestartSettings.warmup_time(value) }
+      end
+      opts.on("--warmup-requests N", "stop a warm-up after N answers (default 0: no count)") do |value|
+        @settings[:warmup_requests] = read("--warmup-requests") { Coerce.count(value) }
+      end
+      opts.on("--restart-timeout SECONDS", "time a hot restart's new process has to serve",
+              "(default #{defaults[:restart_timeout]}s)") do |value|
+        @settings[:restart_timeout] = read("--restart-timeout") { RestartSettings.restart_timeout(value) }
+      end
+    end
+
     def operations(opts)
       opts.separator "\nOperations (see `nettyrack ctl --help`):"
-      opts.on("--control-url URL", "serve GET /stats, GET /thread-backtraces, POST /stop",
-              "on tcp://HOST:PORT or unix:///PATH (keep it private:",
-              "loopback, internal, or a socket only its users may open)") do |value|
+      opts.on("--control-url URL", "serve GET /stats, GET /thread-backtraces, POST /stop,",
+              "POST /restart, GET /ready, GET /health on tcp://HOST:PORT",
+              "or unix:///PATH (keep it private: loopback, internal, or",
+              "a socket only its users may open)") do |value|
         @settings[:control_url] = read("--control-url") { Control.url(value) }
       end
       opts.on("--control-token TOKEN", "the token they need (default: a random one, printed)") do |value|
@@ -175,6 +201,8 @@ module Nettyrack
           else MIN = cores, MAX = max(4, 2 x cores): #{min}:#{max} on this machine.
         SIGINT or SIGTERM: stop accepting, let requests finish (--shutdown-timeout), exit 0;
           so does `nettyrack ctl stop` (POST /stop) with --control-url.
+        SIGUSR2 (or SIGUSR1, or `nettyrack ctl restart`): hot restart. The same command starts
+          again, takes the listening sockets over, warms up, serves; then this process drains.
         `nettyrack war [APP_DIR]` packages the app as a WAR (see `nettyrack war --help`).
       NOTES
     end

@@ -4,6 +4,7 @@ require "etc"
 require_relative "coerce"
 require_relative "file_settings"
 require_relative "limits"
+require_relative "restart_settings"
 
 module Nettyrack
   # The settings one server runs with, and the one place their defaults live.
@@ -61,7 +62,8 @@ module Nettyrack
       push_timeout: 40,           # ping / keep-alive comment after this idle time
       control_timeout: 5,         # /thread-backtraces waits this long for a worker
       pubsub: nil,                # nil: in-process; a redis:// URL: through Redis (PubSub.setting)
-      **FileSettings::DEFAULTS    # public_dir, sendfile, early_hints... (see FileSettings)
+      **FileSettings::DEFAULTS,   # public_dir, sendfile, early_hints... (see FileSettings)
+      **RestartSettings::DEFAULTS # pidfile, warmup, restart_timeout... (see RestartSettings)
     }.freeze
 
     def self.merge(*layers, cores: Etc.nprocessors)

@@ -16,7 +16,8 @@ module Nettyrack
   # reads; then one request (ControlClient), and its answer on stdout: stats and thread
   # backtraces as pretty JSON, "stop requested" for stop. restart asks for a hot restart, then
   # (RestartWait) waits until a new process answers on the endpoint, or the old one says the
-  # restart failed: "restarted: pid 4242 → 4310". Trouble is one line on stderr and status 1.
+  # restart failed: "restarted: pid 4242 replaced by pid 4310". Trouble is one line on stderr
+  # and status 1.
   # Pure Ruby: no jars, no JVM-heavy work, so it starts fast.
   class Ctl
     COMMANDS = { "stats" => [:get, "/stats"], "thread-backtraces" => [:get, "/thread-backtraces"],
@@ -113,7 +114,7 @@ module Nettyrack
       wait = @flags.fetch(:wait, RESTART_WAIT)
       return say("restart requested (pid #{before})") if wait.zero?
 
-      say("restarted: pid #{before} → #{RestartWait.new(client, before).until_replaced(wait)}")
+      say("restarted: pid #{before} replaced by pid #{RestartWait.new(client, before).until_replaced(wait)}")
     end
 
     def answer(command, body)

@@ -7,6 +7,7 @@ require_relative "control"
 require_relative "file_settings"
 require_relative "limits"
 require_relative "pubsub"
+require_relative "restart_settings"
 
 module Nettyrack
   # A config file (nettyrack -C FILE): Ruby that calls the methods below, read into a settings
@@ -166,7 +167,51 @@ module Nettyrack
       set(:access_log_format, Coerce.access_log_format(format))
     end
 
-    # The control endpoint (GET /stats, GET /thread-backtraces, POST /stop), for nettyrack ctl.
+    # The file that names the serving process (written once it serves; a hot restart's new
+    # process writes its own before the old one drains).
+    #   pidfile "tmp/pids/server.pid"
+    def pidfile(path)
+      set(:pidfile, RestartSettings.pidfile(path))
+    end
+
+    # Requests run through the app before the server accepts connections, so the JIT has
+    # compiled them when users arrive: a file (one request a line, see Warmup), or a block.
+    # Default: none on a plain boot, GET / in a hot restart's new process; false: never.
+    #   warmup "config/warmup.txt"
+    #   warmup do
+    #     get "/"
+    #     get "/products/1"
+    #     post "/search", "q=shoes"
+    #   end
+    #   warmup_time 45        # seconds at most (sooner once throughput is flat)
+    #   warmup_requests 5000  # or after this many answers
+    def warmup(file = nil, &block)
+      if block
+        builder = Warmup::Builder.new
+        builder.instance_eval(&block)
+        raise ConfigError, "the warmup block names no requests" if builder.requests.empty?
+
+        return set(:warmup, builder.requests)
+      end
+      set(:warmup, RestartSettings.warmup(file))
+    end
+
+    def warmup_time(seconds)
+      set(:warmup_time, RestartSettings.warmup_time(seconds))
+    end
+
+    def warmup_requests(count)
+      set(:warmup_requests, Coerce.count(count))
+    end
+
+    # Seconds a hot restart's new process has to boot, warm up and serve before it is given up.
+    #   restart_timeout 180
+    def restart_timeout(seconds)
+      set(:restart_timeout, RestartSettings.restart_timeout(seconds))
+    end
+
+    # The control endpoint (GET /stats, GET /thread-backtraces, POST /stop, POST /restart,
+    # GET /ready, GET /health), for nettyrack ctl and probes.
     # Keep it on a loopback or private address, or a unix socket. Without control_token, a
     # random token is made up and printed at boot.
     #   control_url "tcp://127.0.0.1:9293"

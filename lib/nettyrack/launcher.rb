@@ -1,35 +1,45 @@
 # frozen_string_literal: true
 
+require "rbconfig"
 require_relative "app_loader"
-require_relative "boot_line"
 require_relative "cli"
 require_relative "configuration"
 require_relative "ctl"
 require_relative "dsl"
 require_relative "errors"
+require_relative "inheritance"
+require_relative "lifetime"
+require_relative "pidfile"
 require_relative "pubsub"
-require_relative "rails_check"
-require_relative "reload_signal"
-require_relative "orders"
 
 module Nettyrack
   # `nettyrack [options] [config.ru]`, from ARGV to an exit status:
   #
-  #   CLI + config file (DSL) + ENV → Configuration → chdir, RACK_ENV → jars → settings checked
-  #   by Java → pub/sub engine (Nettyrack.pubsub) → config.ru (AppLoader) → Server#start → boot
-  #   line(s) → SIGINT/SIGTERM or control POST /stop (Orders) → Server#stop → engine closed → 0
-  #   (with ssl:// listeners, their files are checked before config.ru loads, and SIGHUP
-  #   reloads them: ReloadSignal)
+  #   [a hot restart's new process: the old one's sockets (Inheritance)] → CLI + config file
+  #   (DSL) + ENV → Configuration → chdir, RACK_ENV → jars → settings checked by Java (TLS files,
+  #   the pid file) → pub/sub engine (Nettyrack.pubsub) → config.ru (AppLoader) → Lifetime:
+  #   open, warm up, serve, orders (stop, hot restart) → 0
   #
-  # Any Nettyrack::Error on the way is one line on stderr and status 1, without a backtrace.
+  # Any Nettyrack::Error on the way is one line on stderr and status 1, without a backtrace (and,
+  # in a hot restart's new process, the old process is told it, and keeps serving).
   # `nettyrack ctl ...` goes to Ctl instead, `nettyrack war ...` to WarCommand. bin/nettyrack
   # checks that this is JRuby (Platform) before loading this file.
   class Launcher
-    def initialize(argv, env: ENV, out: $stdout, err: $stderr)
+    # program: the script a hot restart starts again ($PROGRAM_NAME), with argv.
+    def initialize(argv, env: ENV, out: $stdout, err: $stderr, program: $PROGRAM_NAME)
       @argv = argv
       @env = env
       @out = out
       @err = err
+      @restart = { command: [RbConfig.ruby, File.expand_path(program), *argv], env: env.to_h,
+                   directory: Launcher.start_directory(env) }
+    end
+
+    # Where this process started: $PWD when it is the same directory (a deploy's `current`
+    # symlink stays a symlink, so a hot restart starts in the release it points to now).
+    def self.start_directory(env)
+      pwd = env["PWD"]
+      pwd && File.directory?(pwd) && File.identical?(pwd, Dir.pwd) ? pwd : Dir.pwd
     end
 
     def run
@@ -40,12 +50,16 @@ module Nettyrack
       return say(cli.help) if cli.action == :help
       return say("nettyrack #{VERSION}") if cli.action == :version
 
+      @inheritance = successor_inheritance
       serve(configure(cli))
     rescue Error => e
       @err.puts(e.line)
+      @inheritance&.failed(e.line)
       1
     rescue Interrupt
       130
+    ensure
+      @inheritance&.close
     end
 
     private
@@ -55,47 +69,39 @@ module Nettyrack
       WarCommand.new(@argv.drop(1), out: @out, err: @err).run
     end
 
+    # A hot restart's new process takes the old one's sockets first, so that whatever fails
+    # later (a config file, config.ru) reaches the old process, which then keeps serving.
+    def successor_inheritance
+      return nil unless @env[Inheritance::HANDOFF]
+
+      load_server
+      Inheritance.from(@env)
+    end
+
     def configure(cli)
       file = cli.config_file ? DSL.load(cli.config_file) : {}
       Configuration.merge(Configuration.env_layer(@env), file, Configuration.port_layer(@env), cli.settings)
     end
 
     def serve(config)
+      pidfile = Pidfile.new(config[:pidfile]) if config[:pidfile]
       enter(config.directory)
       @env["RACK_ENV"] = config.environment
       load_server
       check_tls(JavaConfig.build(**config.server_options)) # a bad value fails here, before a slow app load
+      pidfile&.check
+      @inheritance ||= Inheritance.from(@env)
+      access_log = open_access_log(config.access_log)
+      lifetime = Lifetime.new(config, inheritance: @inheritance, pidfile: pidfile, restart: @restart,
+                                      access_log: access_log, out: @out, err: @err)
       # The engine comes before the app loads: config.ru may publish.
-      PubSub.serving(config.pubsub, errors: @err) { serve_app(config) }
-    end
-
-    def serve_app(config)
-      app = AppLoader.load(config.rackup)
-      stop = Orders.new.trap("INT" => :stop, "TERM" => :stop)
-      server = start(app, config)
-      stop.relay(server.orders) if server.control_url
-      reload = ReloadSignal.new(server, out: @out, err: @err).trap if server.tls_engine
-      BootLine.lines(server, quiet: config.quiet?).each { |line| say(line) }
-      (warning = RailsCheck.warning(server.configuration.threads.last)) && @err.puts(warning)
-      order = stop.next until order&.kind == :stop
-      reason = order.reason
-      say("nettyrack: shutting down (#{reason})") unless config.quiet?
-      warn_unfinished(config) unless server.stop
-      0
-    ensure
-      reload&.restore
-      stop&.restore
+      PubSub.serving(config.pubsub, errors: @err) { lifetime.run(AppLoader.load(config.rackup)) }
     end
 
     def check_tls(java_config)
       Java::OrgNettyrackNetty::NettyServer.check_tls(java_config)
     rescue Java::OrgNettyrackNetty::TlsSetupException => e
       raise ConfigError, e.message
-    end
-
-    def start(app, config)
-      Server.new(app, **config.server_options, development: config.development?, errors: @err,
-                      access_log: open_access_log(config.access_log), pubsub: Nettyrack.pubsub).start
     end
 
     def enter(directory)
@@ -118,11 +124,6 @@ module Nettyrack
       end
     rescue SystemCallError => e
       raise BootError, "cannot open access log #{target}: #{Nettyrack.describe_system_error(e)}"
-    end
-
-    def warn_unfinished(config)
-      @err.puts("nettyrack: requests still running after the shutdown timeout " \
-                "(#{config[:shutdown_timeout]} s) were cut off")
     end
 
     def say(line)

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "tmpdir"
 require "nettyrack/cli"
 
 RSpec.describe Nettyrack::CLI do
@@ -149,6 +150,27 @@ RSpec.describe Nettyrack::CLI do
     end
   end
 
+  describe "restarts" do
+    it "reads the pid file, the warm-up and the restart timeout" do
+      Dir.mktmpdir do |dir|
+        File.write(File.join(dir, "warm.txt"), "GET /\nGET /a\n")
+        layer = settings("--pidfile", "tmp/server.pid", "--warmup", File.join(dir, "warm.txt"), "--warmup-time", "45s",
+                         "--warmup-requests", "5000", "--restart-timeout", "3m")
+        expect(layer.except(:warmup)).to eq(pidfile: "tmp/server.pid", warmup_time: 45, warmup_requests: 5000, restart_timeout: 180)
+        expect(layer[:warmup].map(&:to_s)).to eq(["GET /", "GET /a"])
+      end
+      expect(settings("--no-warmup")).to eq(warmup: false)
+    end
+
+    it "says what is wrong with them in one line" do
+      expect(error("--warmup", "/none/warm.txt"))
+        .to eq("invalid --warmup: cannot read warm-up file /none/warm.txt: No such file or directory")
+      expect(error("--warmup-time", "0")).to eq("invalid --warmup-time: a warm-up needs more than 0 s (turn it off with --no-warmup)")
+      expect(error("--restart-timeout", "soon")).to start_with('invalid --restart-timeout: "soon" is not a duration')
+      expect(error("--pidfile", " ")).to eq("invalid --pidfile: the pid file needs a path")
+    end
+  end
+
   describe "mistakes" do
     it "points to --help for an unknown flag" do
       expect(error("--zzz", "2")).to eq("invalid option: --zzz (see nettyrack --help)")
@@ -168,7 +190,8 @@ RSpec.describe Nettyrack::CLI do
       help = described_class.new(cores: 2).help
       flags = %w[--port --bind --[no-]proxy-protocol --threads --environment --config --dir --quiet --access-log
                  --access-log-format --pubsub --control-url --control-token --no-control-token --version --help
-                 --public --public-cache-control --[no-]public-dotfiles --[no-]sendfile --[no-]early-hints]
+                 --public --public-cache-control --[no-]public-dotfiles --[no-]sendfile --[no-]early-hints
+                 --pidfile --warmup --no-warmup --warmup-time --warmup-requests --restart-timeout]
       expect(flags + Nettyrack::LIMITS.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
       expect(help).to include("(default 9292)", "--max-body-size BYTES", "(default 100m)", "(default 16k)", "(default 30s)")
     end

@@ -45,6 +45,30 @@ RSpec.describe Nettyrack::DSL do
              "(known: cert, key, keystore, keystore-pass, verify_mode, ca)")
   end
 
+  it "reads the pid file, the warm-up (a file or a block), and the restart timeout" do
+    File.write(File.join(dir, "warm.txt"), "GET /\n")
+    layer = load_config(<<~RUBY)
+      pidfile "tmp/pids/server.pid"
+      warmup "#{dir}/warm.txt"
+      warmup_time "45s"
+      warmup_requests 100
+      restart_timeout 90
+    RUBY
+    expect(layer.except(:warmup)).to eq(pidfile: "tmp/pids/server.pid", warmup_time: 45, warmup_requests: 100, restart_timeout: 90)
+    expect(layer[:warmup].map(&:to_s)).to eq(["GET /"])
+    block = load_config(<<~RUBY)
+      warmup do
+        get "/"
+        post "/search", "q=shoes"
+      end
+    RUBY
+    expect(block[:warmup].map { |r| [r.to_s, r.body] }).to eq([["GET /", ""], ["POST /search", "q=shoes"]])
+    expect(load_config("warmup false")).to eq(warmup: false)
+    expect(error_for("\nwarmup do\nend\n")).to eq("DIR/nettyrack.rb:2: the warmup block names no requests")
+    expect(error_for("warmup do\n  get 'products'\nend\n"))
+      .to eq('DIR/nettyrack.rb:2: warmup: not a request: "GET products" (write METHOD /path [body], such as GET /)')
+  end
+
   it "reads `threads min, max` and `threads max`" do
     expect([load_config("threads 4, 32"), load_config("threads 8")]).to eq([{ threads: [4, 32] }, { threads: [nil, 8] }])
   end

@@ -27,7 +27,7 @@ class NettyrackProcess
   # a block of WARNING lines and a blank one.
   JVM_NOISE = /\A(?:WARNING: |NOTE: Picked up |\s*\z)/
 
-  attr_reader :stdout
+  attr_reader :stdout, :pid
 
   # command: what runs instead of `ruby bin/nettyrack` (e.g. ["java", "-jar", "app.war"]).
   def initialize(*args, ruby: RbConfig.ruby, command: [ruby, BIN], chdir: Dir.pwd, env: {})

@@ -1,0 +1,119 @@
+# frozen_string_literal: true
+
+require_relative "inheritance"
+
+module Nettyrack
+  # A hot restart, seen from the process being replaced (SIGUSR2, SIGUSR1, POST /restart):
+  #
+  #   Server#handoff (a private unix socket offering every listening socket)
+  #   → the same command line started anew: program, arguments, environment and directory as
+  #     this process started with (so code, config and Gemfile are read afresh), every
+  #     descriptor but stdin/stdout/stderr closed (Java's ProcessBuilder), and the hand-over's
+  #     socket in its environment (Inheritance)
+  #   → its word, or its exit, or the timeout, as an order for the launcher's loop:
+  #     :served (pid): Server#hand_over, then drain as on SIGTERM
+  #     :failed (why): say why, keep serving; a later restart may try again
+  #
+  # One at a time: an order to restart while one is in progress is refused.
+  class HotRestart
+    # command: [program, *arguments]; env: the environment this process started with.
+    def initialize(server, orders, command:, env:, directory:, timeout:)
+      @server = server
+      @orders = orders
+      @command = command
+      @env = env.reject { |name, _| Inheritance::PRIVATE.include?(name) }
+      @directory = directory
+      @timeout = timeout
+    end
+
+    def in_progress?
+      !@process.nil?
+    end
+
+    # Starts the new process and returns its pid; BootError, saying why, when it cannot.
+    def start
+      raise BootError, "a hot restart is in progress already (pid #{@process.pid})" if in_progress?
+
+      @handoff = @server.handoff
+      @process = spawn(@handoff)
+      @watch = watch(@process, @handoff)
+      @process.pid
+    rescue Error, Java::JavaIo::IOException => e
+      finish unless e.message.start_with?("a hot restart is in progress")
+      raise BootError, e.message
+    end
+
+    # The new process serves: the hand-over is done.
+    def served
+      finish
+    end
+
+    # The new process will not serve: make sure it is gone, and let a later restart try again.
+    def failed
+      process = @process
+      finish
+      return unless process&.alive?
+
+      process.destroy
+      process.destroy_forcibly unless process.wait_for(10, java.util.concurrent.TimeUnit::SECONDS)
+    end
+
+    # A stop came first: the new process goes (it serves nothing yet).
+    def abort
+      failed
+    end
+
+    private
+
+    def spawn(handoff)
+      builder = java.lang.ProcessBuilder.new(@command.map(&:to_s))
+      builder.directory(java.io.File.new(@directory))
+      environment = builder.environment
+      environment.clear
+      @env.each { |name, value| environment.put(name, value) }
+      environment.put(Inheritance::HANDOFF, handoff.socket)
+      environment.put(Inheritance::HANDOFF_FDS, handoff.count.to_s)
+      builder.inherit_io.start
+    rescue Java::JavaIo::IOException => e
+      raise BootError, "cannot start #{@command.first}: #{e.message}"
+    end
+
+    # A thread of ours waits for the first of the new process's word and its exit, within the
+    # timeout, and passes the outcome on as an order.
+    def watch(process, handoff)
+      Thread.new do
+        outcome = handoff.outcome
+        either = java.util.concurrent.CompletableFuture.any_of(outcome, process.on_exit)
+        begin
+          either.get((@timeout * 1000).round, java.util.concurrent.TimeUnit::MILLISECONDS)
+          settle(process, outcome)
+        rescue java.util.concurrent.TimeoutException
+          @orders.request(:failed, "hot restart", "the new process (pid #{process.pid}) did not serve within #{@timeout} s")
+        rescue java.util.concurrent.ExecutionException
+          settle(process, outcome)
+        end
+      end.tap { |thread| thread.name = "nettyrack-hot-restart" }
+    end
+
+    def settle(process, outcome)
+      outcome.get(1, java.util.concurrent.TimeUnit::SECONDS) # the word, when the exit raced it
+      @orders.request(:served, "hot restart", process.pid)
+    rescue java.util.concurrent.ExecutionException => e
+      gone = !process.alive? && e.cause.message.include?("went away")
+      why = gone ? exited(process) : "the new process (pid #{process.pid}): #{e.cause.message}"
+      @orders.request(:failed, "hot restart", why)
+    rescue java.util.concurrent.TimeoutException
+      @orders.request(:failed, "hot restart", exited(process))
+    end
+
+    def exited(process)
+      "the new process (pid #{process.pid}) exited with status #{process.exit_value} before it served"
+    end
+
+    def finish
+      @handoff&.close
+      @handoff = nil
+      @process = nil
+    end
+  end
+end

@@ -1,0 +1,73 @@
+# frozen_string_literal: true
+
+require_relative "errors"
+
+module Nettyrack
+  # What a starting server was given besides its settings: listening sockets to serve instead
+  # of binding anew, and someone to tell once it serves. From the environment:
+  #
+  #   NETTYRACK_HANDOFF, NETTYRACK_HANDOFF_FDS   this process is the new one of a hot restart:
+  #       the old process's sockets come over the unix socket named (a Java Predecessor), and
+  #       the old process hears "ready" or "failed: why"
+  #   LISTEN_PID, LISTEN_FDS                     systemd's socket activation (sd_listen_fds)
+  #
+  #   inheritance = Inheritance.from(ENV)  # before anything can fail: the old process waits
+  #   server.inherit(inheritance.sockets)
+  #   ... server serves ...
+  #   inheritance.served(err)              # or inheritance.failed(line)
+  class Inheritance
+    HANDOFF = "NETTYRACK_HANDOFF"
+    HANDOFF_FDS = "NETTYRACK_HANDOFF_FDS"
+    # The variables only this process was meant to read (a new process of a hot restart is
+    # given its own).
+    PRIVATE = [HANDOFF, HANDOFF_FDS, "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"].freeze
+    CONNECT_TIMEOUT_MILLIS = 10_000
+
+    def self.from(env)
+      if env[HANDOFF]
+        count = Integer(env[HANDOFF_FDS].to_s, exception: false)
+        raise BootError, "$#{HANDOFF_FDS} is not a count: #{env[HANDOFF_FDS].inspect}" unless count&.>=(0)
+
+        predecessor = Java::OrgNettyrackNetty::Predecessor.connect(env[HANDOFF], count, CONNECT_TIMEOUT_MILLIS)
+        new(predecessor.sockets, predecessor)
+      else
+        new(Java::OrgNettyrackNetty::InheritedSockets.from_systemd(env.to_h, Process.pid), nil)
+      end
+    rescue Java::JavaIo::IOException => e
+      raise BootError, "cannot take over the listening sockets: #{e.message}"
+    end
+
+    attr_reader :sockets
+
+    def initialize(sockets, predecessor)
+      @sockets = sockets
+      @predecessor = predecessor
+    end
+
+    # Whether this process is the new one of a hot restart.
+    def successor?
+      !@predecessor.nil?
+    end
+
+    # The server serves: sockets no listener took are closed (said on err), and the old process
+    # is told, so it stops accepting and drains.
+    def served(err)
+      @sockets.close_untaken.each do |address|
+        err.puts("nettyrack: no listener for the inherited socket #{address} any more: closed")
+      end
+      @predecessor&.ready
+      close
+    end
+
+    # This process will not serve: the old one hears why, and keeps serving.
+    def failed(line)
+      @predecessor&.failed(line.delete_prefix("nettyrack: "))
+      close
+    end
+
+    def close
+      @predecessor&.close
+      @predecessor = nil
+    end
+  end
+end

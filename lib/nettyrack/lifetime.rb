@@ -1,0 +1,164 @@
+# frozen_string_literal: true
+
+require_relative "boot_line"
+require_relative "hot_restart"
+require_relative "orders"
+require_relative "rails_check"
+require_relative "reload_signal"
+require_relative "signals"
+require_relative "systemd"
+require_relative "warmup"
+
+module Nettyrack
+  # One server's life in this process, from its app loaded to the exit status:
+  #
+  #   Server.new → #open: listeners bound, or taken over (Inheritance)            booting
+  #   → warm-up, when there is one (a hot restart's new process: GET / at least)  warming
+  #   → #serve; then the old process (a hot restart), systemd, the pid file and
+  #     the boot lines are told                                                   serving
+  #   → orders (Orders) until a stop:
+  #       :restart  a new process is started (HotRestart)      :failed  it will not serve: go on
+  #       :served   it serves: hand the listeners over, drain  :stop    drain
+  #   → Server#stop → 0                                                           draining
+  #
+  # Every step that can fail for a reason a person can act on raises a Nettyrack::Error; the
+  # launcher says it in one line (and tells the old process of a hot restart).
+  class Lifetime
+    SIGNALS = { "INT" => :stop, "TERM" => :stop, "USR2" => :restart, "USR1" => :restart }.freeze
+
+    # restart: [program, *arguments], env, directory: how this process was started, for a hot restart.
+    def initialize(config, inheritance:, pidfile:, restart:, access_log:, out:, err:)
+      @config = config
+      @inheritance = inheritance
+      @pidfile = pidfile
+      @restart = restart
+      @access_log = access_log
+      @out = out
+      @err = err
+      @systemd = Systemd.new(restart.fetch(:env), err: err)
+    end
+
+    def run(app)
+      @orders = Orders.new.trap(SIGNALS)
+      server = open(app)
+      @orders.relay(server.orders) if server.control_url
+      reload = ReloadSignal.new(server, out: @out, err: @err).trap if server.tls_engine
+      stop = warm_up(server)
+      stop ||= serving(server)
+      finish(server, stop)
+    ensure
+      reload&.restore
+      @orders&.restore
+    end
+
+    private
+
+    def open(app)
+      Server.new(app, **@config.server_options, development: @config.development?, errors: @err,
+                      access_log: @access_log, pubsub: Nettyrack.pubsub).inherit(@inheritance.sockets).open
+    end
+
+    # The warm-up the settings ask for; a stop meanwhile cancels it, and is returned.
+    def warm_up(server)
+      requests = @config[:warmup]
+      requests = Warmup::DEFAULT if requests.nil? && @inheritance.successor?
+      return nil unless requests
+
+      plan = Warmup.plan(requests, connections: @config.threads.last, host: Warmup.host(server.urls),
+                                   seconds: @config[:warmup_time], count: @config[:warmup_requests])
+      future = server.warm_up(plan)
+      relay = Thread.new { @orders.request(:warmed, "warm-up", future.get) }
+      relay.name = "nettyrack-warmup"
+      until (order = @orders.next).kind == :warmed
+        next @err.puts("nettyrack: #{order.reason} while warming up: not serving yet; ignored") unless order.kind == :stop
+
+        server.cancel_warm_up
+        return order
+      end
+      @warmed = order.detail.summary
+      nil
+    end
+
+    # Serves, says so, and takes orders until one stops the server; returns that order.
+    def serving(server)
+      server.serve
+      write_pidfile
+      @systemd.ready("serving on #{server.urls.join(', ')}")
+      boot_lines(server)
+      @inheritance.served(@err)
+      restart = HotRestart.new(server, @orders, command: @restart.fetch(:command), env: @restart.fetch(:env),
+                                                directory: @restart.fetch(:directory), timeout: @config[:restart_timeout])
+      loop do
+        order = @orders.next
+        case order.kind
+        when :restart then restarting(server, restart, order)
+        when :failed then failed(server, restart, order)
+        when :served then return served(server, restart, order)
+        when :stop
+          restart.abort if restart.in_progress?
+          return order
+        end
+      end
+    end
+
+    def restarting(server, restart, order)
+      pid = restart.start
+      server.lifecycle.restart("in progress (pid #{pid})")
+      @systemd.reloading("hot restart: pid #{pid} booting")
+      say("nettyrack: hot restart (#{order.reason}): pid #{pid} is booting; pid #{Process.pid} serves meanwhile")
+    rescue BootError => e
+      server.lifecycle.restart("failed: #{e.message}") unless restart.in_progress?
+      @err.puts("nettyrack: #{order.reason}: no hot restart: #{e.message}; pid #{Process.pid} still serving")
+    end
+
+    def failed(server, restart, order)
+      restart.failed
+      server.lifecycle.restart("failed: #{order.detail}")
+      @err.puts("nettyrack: hot restart failed: #{order.detail}; pid #{Process.pid} still serving")
+      @systemd.ready("serving (hot restart failed)")
+    end
+
+    def served(server, restart, order)
+      restart.served
+      server.lifecycle.restart("handed over to pid #{order.detail}")
+      server.hand_over
+      say("nettyrack: pid #{order.detail} serves now; pid #{Process.pid} drains")
+      order
+    end
+
+    def write_pidfile
+      @pidfile&.write
+    rescue Error => e
+      @err.puts(e.line) # checked before the app loaded: something changed since; serving goes on
+    end
+
+    def boot_lines(server)
+      BootLine.lines(server, quiet: @config.quiet?).each { |line| say(line) }
+      say("nettyrack: #{@warmed}") if @warmed && !@config.quiet?
+      Signals.untrappable_lines.each { |line| @err.puts(line) }
+      (warning = RailsCheck.warning(server.configuration.threads.last)) && @err.puts(warning)
+    end
+
+    def finish(server, order)
+      handed_over = order.kind == :served
+      unless handed_over
+        say("nettyrack: shutting down (#{order.reason})") unless @config.quiet?
+        @systemd.stopping
+      end
+      unfinished = !server.stop
+      @pidfile&.remove
+      warn_unfinished if unfinished
+      0
+    end
+
+    def warn_unfinished
+      @err.puts("nettyrack: requests still running after the shutdown timeout " \
+                "(#{@config[:shutdown_timeout]} s) were cut off")
+    end
+
+    def say(line)
+      @out.puts(line)
+      @out.flush
+    end
+  end
+end

@@ -1,0 +1,50 @@
+# frozen_string_literal: true
+
+require_relative "coerce"
+require_relative "warmup"
+
+module Nettyrack
+  # The settings of restarts and readiness, read from flags and the config file (the launcher's
+  # alone: rackup and Server.new start no other process):
+  #
+  #   pidfile          the file that names the serving process (written once it serves); nil: none
+  #   warmup           the requests run through the app before serving ([Warmup::Request]);
+  #                    nil: none on a plain boot, GET / in a hot restart's new process; false: never
+  #   warmup_time      seconds a warm-up runs at most (it stops sooner once throughput is flat)
+  #   warmup_requests  answers after which it stops; 0: no count
+  #   restart_timeout  seconds a hot restart's new process has to serve, or it is given up
+  module RestartSettings
+    DEFAULTS = { pidfile: nil, warmup: nil, warmup_time: 30, warmup_requests: 0, restart_timeout: 120 }.freeze
+    NAMES = DEFAULTS.keys.freeze
+
+    module_function
+
+    # --warmup FILE / `warmup "FILE"`: the file's requests; false, "off", "none" or "false": never.
+    def warmup(value)
+      return false if [false, "off", "none", "false"].include?(value)
+
+      Warmup.read(value.to_s)
+    end
+
+    def warmup_time(value)
+      seconds = Coerce.seconds(value)
+      raise ConfigError, "a warm-up needs more than 0 s (turn it off with --no-warmup)" unless seconds.positive?
+
+      seconds
+    end
+
+    def restart_timeout(value)
+      seconds = Coerce.seconds(value)
+      raise ConfigError, "a hot restart needs more than 0 s to boot" unless seconds.positive?
+
+      seconds
+    end
+
+    def pidfile(value)
+      text = value.to_s
+      raise ConfigError, "the pid file needs a path" if text.strip.empty?
+
+      text
+    end
+  end
+end
