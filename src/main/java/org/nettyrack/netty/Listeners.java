@@ -96,7 +96,7 @@ final class Listeners {
         try {
             return bootstrap.bind(bind.host(), bind.port()).sync().channel();
         } catch (Exception e) {
-            BindException failure = new BindException(NettyServer.describe(bind.host(), bind.port(), e));
+            BindException failure = new BindException(describe(bind.host(), bind.port(), e));
             failure.initCause(e);
             throw failure;
         }
@@ -184,5 +184,18 @@ final class Listeners {
 
     private static int port(Channel channel) {
         return channel.localAddress() instanceof InetSocketAddress inet ? inet.getPort() : 0;
+    }
+
+    /** "HOST:PORT is already in use", or another sentence about why a TCP address could not be bound. */
+    private static String describe(String host, int port, Exception e) {
+        String address = host + ":" + port;
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("in use")) {
+            return address + " is already in use";
+        }
+        if (message.contains("assign") || e instanceof java.nio.channels.UnresolvedAddressException) {
+            return "cannot listen on " + address + ": no such local address";
+        }
+        return "cannot listen on " + address + ": " + message;
     }
 }

@@ -1,18 +1,10 @@
 package org.nettyrack.netty;
 
 import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.WriteBufferWaterMark;
-import io.netty.handler.ssl.SslContext;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.BindException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.RackHandler;
@@ -41,8 +33,8 @@ import org.nettyrack.core.warmup.WarmupReport;
  * </pre>
  * {@link #start()} is open and serve. With a control endpoint configured, a {@link ControlServer}
  * listens too, reporting {@link #stats()} and passing {@code POST /stop} and {@code POST /restart}
- * on as {@link #orders()}. {@code ssl://} listeners serve TLS ({@link TlsListener}, read at
- * start, swapped by {@link #reloadTls()}).
+ * on as {@link #orders()}. {@code ssl://} listeners serve TLS ({@link TlsListeners}, read at
+ * open, swapped by {@link #reloadTls()}).
  */
 public final class NettyServer {
     private static final long CLOSE_CALLBACK_GRACE_MILLIS = 1_000;
@@ -55,11 +47,9 @@ public final class NettyServer {
     private final Transport transport = Transport.best();
     private final Listeners listeners = new Listeners();
     private InheritedSockets inherited = InheritedSockets.none();
-    private final Map<ServerConfig.Bind, TlsListener> tls = new LinkedHashMap<>();
-    private EventLoopGroup acceptors;
-    private EventLoopGroup workers;
-    private ServerBootstrap bootstrap;
+    private ServerLoops loops;
     private volatile Warmup warmup;
+    private TlsListeners tls;
     private volatile ServerState state;
     private WorkerPool pool;
     private ControlServer control;
@@ -98,31 +88,15 @@ public final class NettyServer {
         if (state != null) {
             throw new IllegalStateException("already started");
         }
-        for (ServerConfig.Bind bind : config.binds()) {
-            if ("ssl".equals(bind.scheme())) {
-                tls.put(bind, new TlsListener(bind));
-            }
-        }
+        tls = new TlsListeners(config);
         ThreadNice nice = new ThreadNice(config.workerNice(), config.setPriority(), config.errorLog());
         pool = new WorkerPool(config.minThreads(), config.maxThreads(), config.queueSize(), nice::apply);
         state = new ServerState(config, handler, pool);
-        acceptors = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nettyrack-accept", true),
-            transport.ioHandlerFactory());
-        workers = new MultiThreadIoEventLoopGroup(ioThreads(config), new DefaultThreadFactory("nettyrack-io", true),
-            transport.ioHandlerFactory());
-        bootstrap = new ServerBootstrap()
-            .group(acceptors, workers)
-            .channel(transport.serverChannel())
-            .option(ChannelOption.SO_BACKLOG, 1024)
-            .option(ChannelOption.SO_REUSEADDR, true)
-            .childOption(ChannelOption.TCP_NODELAY, true)
-            .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
-            .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(32 * 1024, 64 * 1024))
-            .childHandler(new HttpPipeline(state));
+        loops = new ServerLoops(config, transport, new HttpPipeline(state));
         for (ServerConfig.Bind bind : config.binds()) {
             try {
-                ServerBootstrap served = tls.containsKey(bind)
-                    ? bootstrap.clone().childHandler(new HttpPipeline(state, tls.get(bind))) : bootstrap;
+                ServerBootstrap served = tls.of(bind) != null
+                    ? loops.bootstrap.clone().childHandler(new HttpPipeline(state, tls.of(bind))) : loops.bootstrap;
                 listeners.open(bind, served, transport, inherited);
             } catch (BindException e) {
                 stop();
@@ -144,7 +118,7 @@ public final class NettyServer {
             throw new IllegalStateException(state == null ? "not opened" : "stopped");
         }
         lifecycle.enter(Lifecycle.Phase.WARMING);
-        warmup = Warmup.start(state, bootstrap, transport, workers, plan);
+        warmup = Warmup.start(state, loops.bootstrap, transport, loops.io, plan);
         return warmup.done();
     }
 
@@ -183,7 +157,7 @@ public final class NettyServer {
         if (control != null) {
             fds.add(control.fileDescriptor());
         }
-        return Handoff.open(acceptors, fds);
+        return Handoff.open(loops.acceptors, fds);
     }
 
     /**
@@ -213,35 +187,19 @@ public final class NettyServer {
         }
     }
 
-    /**
-     * Checks that every {@code ssl://} listener of config can be set up from its files, before a
-     * server is built (the launcher calls it ahead of loading the application).
-     */
+    /** Checks that every {@code ssl://} listener of config can be set up from its files: {@link TlsListeners#check}. */
     public static void checkTls(ServerConfig config) throws TlsSetupException {
-        for (ServerConfig.Bind bind : config.binds()) {
-            if ("ssl".equals(bind.scheme())) {
-                TlsSettings.context(bind);
-            }
-        }
+        TlsListeners.check(config);
     }
 
-    /**
-     * Reads every TLS listener's files again and, when all of them make a TLS setup, serves new
-     * connections with it; open connections keep theirs. Otherwise throws, every listener
-     * keeping the setup it had. Returns the number of TLS listeners reloaded.
-     */
+    /** Reads the TLS listeners' files again and swaps them in, all or none: {@link TlsListeners#reload}. */
     public synchronized int reloadTls() throws TlsSetupException {
-        Map<TlsListener, SslContext> fresh = new LinkedHashMap<>();
-        for (TlsListener listener : tls.values()) {
-            fresh.put(listener, listener.read());
-        }
-        fresh.forEach(TlsListener::use);
-        return fresh.size();
+        return tls == null ? 0 : tls.reload();
     }
 
     /** The TLS implementation serving ssl:// listeners ({@link TlsEngine}), or null without any. */
     public String tlsEngine() {
-        return config.binds().stream().anyMatch(b -> "ssl".equals(b.scheme())) ? TlsEngine.description() : null;
+        return TlsListeners.engine(config);
     }
 
     /** The counters and gauges of this server now; see {@link ServerStats}. */
@@ -323,37 +281,16 @@ public final class NettyServer {
         // At least a moment even past the deadline: the connections just closed have their
         // on_close callbacks queued, and those run exactly once, however a connection ended.
         pool.shutdown(Math.max(CLOSE_CALLBACK_GRACE_MILLIS, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
-        acceptors.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);
+        loops.shutdown();
         if (control != null) {
             control.stop();
         }
         return finished;
     }
 
-    /**
-     * One event loop per core unless configured: Netty's own default (two per core) measured
-     * slower here, since the loops compete with the worker threads for the same cores.
-     */
-    private static int ioThreads(ServerConfig config) {
-        return config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
-    }
-
     private static BindException bindFailure(String message, Exception cause) {
         BindException failure = new BindException(message);
         failure.initCause(cause);
         return failure;
-    }
-
-    static String describe(String host, int port, Exception e) {
-        String address = host + ":" + port;
-        String message = String.valueOf(e.getMessage());
-        if (message.contains("in use")) {
-            return address + " is already in use";
-        }
-        if (message.contains("assign") || e instanceof java.nio.channels.UnresolvedAddressException) {
-            return "cannot listen on " + address + ": no such local address";
-        }
-        return "cannot listen on " + address + ": " + message;
     }
 }

@@ -5,8 +5,8 @@ import org.nettyrack.core.ServerConfig;
 
 /**
  * One {@code ssl://} listener's TLS state: the {@link SslContext} new connections handshake
- * with. {@link #reload()} reads the bind's files again and swaps the context: connections
- * accepted afterwards get the new certificate, open ones keep the session they have. Contexts
+ * with. {@link #read()} reads the bind's files again and {@link #use} swaps the context in:
+ * connections accepted afterwards get the new certificate, open ones keep the session they have. Contexts
  * are read by event loops and swapped by the reloading thread, hence volatile.
  */
 final class TlsListener {

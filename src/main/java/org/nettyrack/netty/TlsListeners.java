@@ -1,0 +1,60 @@
+package org.nettyrack.netty;
+
+import io.netty.handler.ssl.SslContext;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.nettyrack.core.ServerConfig;
+
+/**
+ * The TLS state of one server's {@code ssl://} listeners, by bind ({@link TlsListener} each):
+ * read from their files when the server opens, and swapped all at once by {@link #reload}
+ * (SIGHUP), or not at all when any listener's files no longer make a TLS setup.
+ */
+final class TlsListeners {
+    private final Map<ServerConfig.Bind, TlsListener> byBind = new LinkedHashMap<>();
+
+    /** Reads the files of every {@code ssl://} bind of config; throws saying which cannot be used. */
+    TlsListeners(ServerConfig config) throws TlsSetupException {
+        for (ServerConfig.Bind bind : config.binds()) {
+            if ("ssl".equals(bind.scheme())) {
+                byBind.put(bind, new TlsListener(bind));
+            }
+        }
+    }
+
+    /** The bind's TLS state, or null for a cleartext one. */
+    TlsListener of(ServerConfig.Bind bind) {
+        return byBind.get(bind);
+    }
+
+    /**
+     * Checks that every {@code ssl://} listener of config can be set up from its files, before a
+     * server is built (the launcher calls it ahead of loading the application).
+     */
+    static void check(ServerConfig config) throws TlsSetupException {
+        for (ServerConfig.Bind bind : config.binds()) {
+            if ("ssl".equals(bind.scheme())) {
+                TlsSettings.context(bind);
+            }
+        }
+    }
+
+    /**
+     * Reads every TLS listener's files again and, when all of them make a TLS setup, serves new
+     * connections with it; open connections keep theirs. Otherwise throws, every listener
+     * keeping the setup it had. Returns the number of TLS listeners reloaded.
+     */
+    synchronized int reload() throws TlsSetupException {
+        Map<TlsListener, SslContext> fresh = new LinkedHashMap<>();
+        for (TlsListener listener : byBind.values()) {
+            fresh.put(listener, listener.read());
+        }
+        fresh.forEach(TlsListener::use);
+        return fresh.size();
+    }
+
+    /** The TLS implementation serving config's ssl:// listeners ({@link TlsEngine}), or null without any. */
+    static String engine(ServerConfig config) {
+        return config.binds().stream().anyMatch(b -> "ssl".equals(b.scheme())) ? TlsEngine.description() : null;
+    }
+}
