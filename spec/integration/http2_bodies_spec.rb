@@ -93,7 +93,7 @@ RSpec.describe "HTTP/2 request bodies" do
     random = file("random.bin", 2 * 1024 * 1024) { |n| Random.new(11).bytes(n) }
     [1024, (2**31) - 1].each do |window|
       with_push_server(digest, http2_initial_window: window) do |port|
-        out, = Open3.capture2("nghttp", "-n", "-v", "http://127.0.0.1:#{port}/")
+        out, = Open3.capture2("timeout", "30", "nghttp", "-n", "-v", "http://127.0.0.1:#{port}/")
         expect(out).to include("SETTINGS_INITIAL_WINDOW_SIZE(0x04):#{window}")
         [zeros, random].each do |upload|
           expect(curl_upload(port, upload))

@@ -90,7 +90,7 @@ RSpec.describe "HTTP/2 over cleartext" do
       paths = Timeout.timeout(20) { Array.new(4) { arrived.pop } } # all four at once on one connection
       4.times { release << :go }
       expect(paths.sort).to eq(%w[/a /b /c /d])
-      client.value
+      Deadline.value(client, 60, "the httpx client")
     end
     expect(report["error"]).to be_nil
     expect(report["answers"].map { |a| [a["status"], a["version"], a["body"]] })
@@ -133,7 +133,7 @@ RSpec.describe "HTTP/2 over cleartext" do
     stopping = Thread.new { server.stop }
     Deadline.wait_until(timeout: 20) { !server.running? } # draining: GOAWAY sent, the stream still with the app
     release << :go
-    out, _, status = client.value
+    out, _, status = Deadline.value(client, 30, "curl")
     Timeout.timeout(40) { stopping.join }
     expect([status.success?, out]).to eq([true, "finished"])
     expect(log.string).to include('"GET /slow HTTP/2" 200')

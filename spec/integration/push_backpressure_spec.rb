@@ -29,7 +29,13 @@ RSpec.describe "push backpressure" do
     socket.write("GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" \
                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
     head = +""
-    head << socket.readpartial(1) until head.end_with?("\r\n\r\n")
+    limit = Deadline.now + 10
+    until head.end_with?("\r\n\r\n") # a byte at a time: what follows the head is the spec's to read
+      left = limit - Deadline.now
+      raise "no 101 head within 10 s: #{head.inspect}" unless left.positive? && IO.select([socket], nil, nil, left)
+
+      head << socket.readpartial(1)
+    end
     expect(head).to start_with("HTTP/1.1 101")
     socket
   end
@@ -76,7 +82,13 @@ RSpec.describe "push backpressure" do
       _, pending = BridgeHelper.take(events, 10)
       expect(pending).to be > 0
       received = 0
-      received += socket.readpartial(256 * 1024).bytesize while received < 64 * chunk.bytesize
+      limit = Deadline.now + 30
+      while received < 64 * chunk.bytesize
+        left = limit - Deadline.now
+        raise "only #{received} bytes of the 4 MB within 30 s" unless left.positive? && IO.select([socket], nil, nil, left)
+
+        received += socket.readpartial(256 * 1024).bytesize
+      end
       # The queue may also have emptied for a moment while on_open was still writing (the
       # kernel's socket buffers took a burst): that on_drained comes first, with writes
       # pending again. The one after the client caught up finds nothing pending.

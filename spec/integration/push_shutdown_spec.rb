@@ -32,7 +32,7 @@ RSpec.describe "push connections on a graceful stop" do
       ws.close # the client's half of the close handshake
       stream = read_all(sse, 10)
       expect(stream).to include("text/event-stream").and end_with("0\r\n\r\n")
-      expect(stopping.value).to be(true)
+      expect(Deadline.value(stopping, 30, "server.stop")).to be(true)
       seen = Array.new(4) { BridgeHelper.take(events) }
       expect(seen).to contain_exactly([:shutdown, :websocket], [:shutdown, :sse], [:close, :websocket], [:close, :sse])
       expect(seen.index([:shutdown, :websocket])).to be < seen.index([:close, :websocket])

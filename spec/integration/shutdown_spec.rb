@@ -25,9 +25,9 @@ RSpec.describe "graceful stop" do
       expect { TCPSocket.new("127.0.0.1", port).close }.to raise_error(Errno::ECONNREFUSED)
       expect(read_all(idle, 5)).to eq(""), "the idle connection was closed without a word"
       release << true
-      response = busy.value
+      response = Deadline.value(busy, 20, "the in-flight request")
       expect([response.code, response.body, response["connection"]]).to eq(%w[200 finished close])
-      expect(stopping.value).to be(true)
+      expect(Deadline.value(stopping, 30, "server.stop")).to be(true)
     ensure
       idle&.close
     end

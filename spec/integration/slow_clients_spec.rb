@@ -43,7 +43,7 @@ RSpec.describe "slow and greedy clients" do
         socket.write("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n#{'a' * 100}")
         reply = read_until(socket, /\r\n\r\n.*\n/m)
         expect(reply).to start_with("HTTP/1.1 408 Request Timeout").and include("connection: close")
-        expect(socket.read).to eq("") # closed
+        expect(Deadline.value(Thread.new { socket.read }, 10, "the server closing the connection")).to eq("") # closed
         expect(http_get(port, "/").body).to eq("/ 0\n")
       ensure
         socket&.close
@@ -140,7 +140,7 @@ RSpec.describe "slow and greedy clients" do
         ensure
           socket&.close
         end
-      end.map(&:value)
+      end.map { |upload| Deadline.value(upload, 240, "a 25 MB upload and its answer") } # a blocked write has no timeout
       expect(results).to all(start_with("HTTP/1.1 200 OK").and(end_with("#{25 << 20} File\n")))
     end
   end

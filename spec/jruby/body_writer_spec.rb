@@ -37,7 +37,7 @@ RSpec.describe "Rack responses" do
       socket = TCPSocket.new("127.0.0.1", port)
       socket.write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
       seen = +""
-      seen << socket.readpartial(4096) until seen.include?("first\n")
+      Deadline.read_until(socket, seen, /first\n/, 10) or raise "no first chunk within 10 s: #{seen.inspect}"
       expect(seen).to include("transfer-encoding: chunked")
       expect(seen).not_to include("second")
       gate << :go
@@ -140,7 +140,7 @@ RSpec.describe "Rack responses" do
     it "answers an app wrapped in Rack::Lint with its status and headers, no body, connection kept" do
       app = Rack::Lint.new(->(_env) { [200, { "content-type" => "text/plain", "x-a" => "1" }, ["hello"]] })
       with_app(app) do |port, errors|
-        out = `curl -sS -I http://127.0.0.1:#{port}/ http://127.0.0.1:#{port}/ -w '%{num_connects}\n' 2>&1`
+        out = `curl -sS -m 10 -I http://127.0.0.1:#{port}/ http://127.0.0.1:#{port}/ -w '%{num_connects}\n' 2>&1`
         expect(out.scan("HTTP/1.1 200 OK").size).to eq(2)
         expect(out).to include("x-a: 1").and end_with("0\n") # the second request reused the connection
         expect(errors.string).to be_empty

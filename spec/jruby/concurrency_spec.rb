@@ -11,7 +11,7 @@ RSpec.describe "concurrency" do
       [200, {}, ["met"]]
     end
     with_app(app, threads: [3, 3]) do |port|
-      bodies = Array.new(3) { Thread.new { http_get(port, "/").body } }.map(&:value)
+      bodies = Array.new(3) { Thread.new { http_get(port, "/").body } }.map { |t| Deadline.value(t, 30, "a request") }
       expect(bodies).to eq(%w[met met met])
     end
   end
@@ -31,7 +31,7 @@ RSpec.describe "concurrency" do
             Array.new(5) { http.get("/").then { order.increment_and_get } }
           end
         end
-      end.map(&:value)
+      end.map { |t| Deadline.value(t, 60, "a client's five requests") }
       # With a FIFO pool every client's first answer comes before anyone's fifth;
       # "a client at a time" would finish one client's five before others' first.
       expect(finished.map(&:first).max).to be < finished.map(&:last).min

@@ -45,8 +45,9 @@ RSpec.describe Nettyrack::Ctl do
     end
   end
 
+  # Orders#await has no timeout: it waits in a thread of its own, for at most 10 s.
   def next_order(server)
-    order = server.orders.await
+    order = Deadline.value(Thread.new { server.orders.await }, 10, "the server's next order")
     [order.kind.name, order.reason]
   end
 

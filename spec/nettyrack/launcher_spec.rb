@@ -45,9 +45,11 @@ RSpec.describe Nettyrack::Launcher do
     reader&.close
   end
 
+  # For runs that return at once; one that boots after all would wait for a stop for ever.
   def run_launcher(*argv)
     out = StringIO.new
-    status = described_class.new(argv, env: env, out: out, err: err).run
+    launcher = Thread.new { described_class.new(argv, env: env, out: out, err: err).run }
+    status = Deadline.value(launcher, 30, "the launcher (expected to return without serving)")
     [status, out.string, err.string]
   end
 

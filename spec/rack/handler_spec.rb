@@ -30,7 +30,7 @@ RSpec.describe "Rack::Handler::Nettyrack" do
     result = nil
     boot = %r{\Anettyrack .*, 2 threads\) listening on http://127\.0\.0\.1:\d+\nnettyrack: shutting down \(shutdown\)\n\z}
     expect do
-      result = handler.run(app, Host: "127.0.0.1", Port: "0", Threads: "1:2", environment: "production") do |server|
+      result = run_handler(app, stop: "#shutdown", Host: "127.0.0.1", Port: "0", Threads: "1:2", environment: "production") do |server|
         url = server.urls.first
         seen = [server.configuration.threads, fetch("#{url}/x").body, fetch("#{url}/boom").body]
         handler.shutdown
@@ -45,7 +45,8 @@ RSpec.describe "Rack::Handler::Nettyrack" do
   it "takes limits as -O options, shows exception details in development, and stops on SIGINT" do
     previous = Signal.trap("INT") { :rspec }
     expect do
-      handler.run(app, Host: "127.0.0.1", Port: 0, max_body_size: "1k", environment: "development", Quiet: true) do |server|
+      run_handler(app, stop: "SIGINT", Host: "127.0.0.1", Port: 0, max_body_size: "1k", environment: "development",
+                  Quiet: true) do |server|
         expect(server.configuration.limits[:max_body_size]).to eq(1024)
         expect(fetch("#{server.urls.first}/boom").body).to include("secret detail")
         Process.kill("INT", Process.pid)
@@ -60,7 +61,7 @@ RSpec.describe "Rack::Handler::Nettyrack" do
     remote = ->(env) { [200, { "content-type" => "text/plain" }, [env["REMOTE_ADDR"]]] }
     reply = nil
     expect do
-      handler.run(remote, Host: "127.0.0.1", Port: 0, proxy_protocol: "true") do |server|
+      run_handler(remote, stop: "#shutdown", Host: "127.0.0.1", Port: 0, proxy_protocol: "true") do |server|
         reply = proxied_get(server.port, "PROXY TCP4 192.0.2.7 127.0.0.1 5000 80\r\n")
         handler.shutdown
       end
@@ -74,12 +75,27 @@ RSpec.describe "Rack::Handler::Nettyrack" do
       app = ->(env) { [200, { "content-type" => "text/plain" }, ["app, hints #{env.key?('rack.early_hints')}"]] }
       replies = nil
       expect do
-        handler.run(app, Host: "127.0.0.1", Port: 0, public_dir: dir, "early_hints" => "false") do |server|
+        run_handler(app, stop: "#shutdown", Host: "127.0.0.1", Port: 0, public_dir: dir, "early_hints" => "false") do |server|
           replies = %w[/robots.txt /other].map { |path| Net::HTTP.get(URI("http://127.0.0.1:#{server.port}#{path}")) }
           handler.shutdown
         end
       end.to output(/public files from #{Regexp.escape(dir)}\) listening on/).to_stdout
       expect(replies).to eq(["User-agent: *\n", "app, hints false"])
+    end
+  end
+
+  # handler.run blocks until an order to stop arrives. Run in a thread with a deadline, a stop
+  # that never comes fails the example instead of hanging the suite.
+  def run_handler(app, stop:, **options, &block)
+    runner = Thread.new do
+      Thread.current.report_on_exception = false # Deadline.value raises it in the example
+      handler.run(app, **options, &block)
+    end
+    Deadline.value(runner, 60, "handler.run until #{stop}")
+  ensure
+    if runner&.alive? # given up on: stop the server it left running
+      handler.shutdown
+      runner.join(10)
     end
   end
 
@@ -105,7 +121,7 @@ RSpec.describe "Rack::Handler::Nettyrack" do
     before = Nettyrack.pubsub
     received = nil
     expect do
-      handler.run(pubsub_app, Host: "127.0.0.1", Port: 0, pubsub: redis.url) do |server|
+      run_handler(pubsub_app, stop: "#shutdown", Host: "127.0.0.1", Port: 0, pubsub: redis.url) do |server|
         port = server.port
         ws = WsClient.open(port, "/ws?channel=news")
         expect(ws.read_message).to eq([:text, "subscribed"])
@@ -129,7 +145,8 @@ RSpec.describe "Rack::Handler::Nettyrack" do
   it "takes -O control_url and control_token, and stops on the control endpoint's POST /stop" do
     stats = nil
     expect do
-      handler.run(app, Host: "127.0.0.1", Port: 0, "control_url" => "tcp://127.0.0.1:0", "control_token" => "s3cret") do |server|
+      run_handler(app, stop: "POST /stop", Host: "127.0.0.1", Port: 0, "control_url" => "tcp://127.0.0.1:0",
+                  "control_token" => "s3cret") do |server|
         control = "http://#{server.control_url.delete_prefix('tcp://')}"
         stats = fetch("#{control}/stats?token=s3cret")
         expect(post("#{control}/stop?token=s3cret", "").code).to eq("200")
@@ -142,7 +159,8 @@ RSpec.describe "Rack::Handler::Nettyrack" do
   it "takes -O no_control_token" do
     code = nil
     expect do
-      handler.run(app, Host: "127.0.0.1", Port: 0, control_url: "tcp://127.0.0.1:0", no_control_token: "true") do |server|
+      run_handler(app, stop: "#shutdown", Host: "127.0.0.1", Port: 0, control_url: "tcp://127.0.0.1:0",
+                  no_control_token: "true") do |server|
         code = fetch("http://#{server.control_url.delete_prefix('tcp://')}/stats").code
         handler.shutdown
       end
@@ -151,7 +169,7 @@ RSpec.describe "Rack::Handler::Nettyrack" do
   end
 
   it "refuses a pubsub option that is not a Redis URL before it binds" do
-    expect { handler.run(app, Host: "127.0.0.1", Port: 0, pubsub: "memcached://h") }
+    expect { run_handler(app, stop: "its ConfigError", Host: "127.0.0.1", Port: 0, pubsub: "memcached://h") }
       .to raise_error(Nettyrack::ConfigError, /"memcached:\/\/h" is not a pub\/sub engine/)
   end
 end

@@ -101,7 +101,8 @@ module ContractDoors
              "-Dmdep.excludeScope=provided -Dmdep.excludeArtifactIds=slf4j-api,slf4j-nop -Dmdep.outputFile=#{file}",
              *SLF4J.map { |artifact| "&& nr_mvn -q dependency:copy -Dartifact=#{artifact} -DoutputDirectory=#{WORK}/slf4j" }]
       script = ". script/lib/toolchain.sh && #{mvn.join(' ')}"
-      system(WarHelpers::OUTSIDE_BUNDLER, "bash", "-c", script, chdir: ROOT, out: File::NULL, exception: true)
+      # Maven can wait on a repository for ever: `timeout` ends it (and its children) after 15 min.
+      system(WarHelpers::OUTSIDE_BUNDLER, "timeout", "900", "bash", "-c", script, chdir: ROOT, out: File::NULL, exception: true)
       [File.join(ROOT, "target/test-classes"), File.read(file).strip, *Dir[File.join(WORK, "slf4j/*.jar")]].join(":")
     end
   end

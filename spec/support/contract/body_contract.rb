@@ -43,7 +43,7 @@ RSpec.shared_examples "the response body contract" do
   # written for (the door sends none for HEAD); Netty and Tomcat keep it.
   it "answers HEAD from curl with headers only (keeping the connection, but in Jetty)" do
     url = "http://127.0.0.1:#{@door.port}#{target('/whole')}"
-    out, = Open3.capture2e("curl", "-sS", "-I", url, url, "-w", "%{num_connects}\n")
+    out, = Open3.capture2e("curl", "-sS", "--max-time", "30", "-I", url, url, "-w", "%{num_connects}\n")
     expect(out.scan(%r{HTTP/1.1 200}).size).to eq(2)
     expect(out.downcase).to include("content-length: 4")
     expect(out).to end_with(@door.kind == :jetty ? "1\n" : "0\n") # new connections for the second request
@@ -53,7 +53,7 @@ RSpec.shared_examples "the response body contract" do
   # Tomcat's connector says 100 Continue itself before the door sees the request (its default
   # continueResponseTiming="immediately"), so there the 413 follows a 100.
   it "says 100 Continue to curl before an upload, and 413 instead when it is too large (after a 100 in Tomcat)" do
-    curl = ["curl", "-sS", "-v", "-H", "Expect: 100-continue", "--data-binary", "@-", "http://127.0.0.1:#{@door.port}#{target('/')}"]
+    curl = ["curl", "-sS", "--max-time", "30", "-v", "-H", "Expect: 100-continue", "--data-binary", "@-", "http://127.0.0.1:#{@door.port}#{target('/')}"]
     ok, = Open3.capture2e(*curl, stdin_data: "x" * 5000)
     expect(ok).to match(%r{HTTP/1.1 100\b}).and include("fine") # Tomcat sends no reason phrases
     big, = Open3.capture2e(*curl, stdin_data: "x" * 50_000)

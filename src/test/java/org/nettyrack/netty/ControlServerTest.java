@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
@@ -26,6 +27,7 @@ import org.nettyrack.core.ops.Orders;
 import org.nettyrack.core.push.LocalPubSub;
 
 /** A NettyServer with its control endpoint, over real sockets with the JDK's HTTP client. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS) // the unix socket client's blocking reads have no timeout of their own
 class ControlServerTest {
     private static final String TOKEN = "t0ken";
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();

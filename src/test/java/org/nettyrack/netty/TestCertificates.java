@@ -35,7 +35,8 @@ final class TestCertificates {
     }
 
     void openssl(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("openssl"));
+        // `timeout` ends an openssl that hangs, so that reading its output to the end returns
+        List<String> command = new ArrayList<>(List.of("timeout", "30", "openssl"));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

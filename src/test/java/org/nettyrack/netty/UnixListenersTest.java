@@ -20,7 +20,9 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -32,6 +34,7 @@ import org.nettyrack.core.ServerConfig;
  * NettyServer on unix:// binds, on both transports (native epoll, and NIO through the JDK's
  * unix domain sockets), with the JDK's own unix socket client speaking HTTP/1.1.
  */
+@Timeout(value = 60, unit = TimeUnit.SECONDS) // the unix socket client's blocking reads have no timeout of their own
 class UnixListenersTest {
     @TempDir
     Path dir;

@@ -1,6 +1,7 @@
 package org.nettyrack.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,8 @@ class PublishQueueTest {
         Thread closer = new Thread(queue::close);
         closer.start();
         queue.await(false, TimeUnit.SECONDS.toNanos(10));
-        closer.join();
+        closer.join(10_000);
+        assertFalse(closer.isAlive(), "close() returned");
         assertTrue(queue.isClosed());
     }
 

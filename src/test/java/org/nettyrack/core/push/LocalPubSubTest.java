@@ -173,8 +173,8 @@ class LocalPubSubTest {
                     engine.subscribe("room", joining);
                     return null;
                 });
-                leave.get();
-                join.get();
+                leave.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                join.get(10, java.util.concurrent.TimeUnit.SECONDS);
                 engine.publish("room", utf8("hello"));
                 assertEquals(1, received.get(), "round " + round + ": the new subscriber gets the message");
             }

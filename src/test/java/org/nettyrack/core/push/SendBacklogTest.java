@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -79,7 +80,7 @@ class SendBacklogTest {
                 done.countDown();
             }).start();
         }
-        done.await();
+        assertTrue(done.await(10, TimeUnit.SECONDS), "the writing threads finished");
         assertEquals(1, drained.get());
         assertEquals(0, backlog.writes());
         assertEquals(0, backlog.bytes());
