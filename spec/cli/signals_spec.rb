@@ -1,0 +1,89 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "socket"
+require "tmpdir"
+
+# Every signal nettyrack takes, sent again and again to a server under keep-alive load, is
+# honoured: HUP reloads the certificates, USR2 hands over to a new process, INT and TERM stop
+# cleanly (exit 0). Load clients count every request; none may fail across restarts.
+RSpec.describe "Signals under load (bin/nettyrack)" do
+  let(:root) { File.expand_path("../..", __dir__) }
+
+  def app_dir(dir)
+    FileUtils.cp(File.join(root, "spec/fixtures/pid.ru"), File.join(dir, "config.ru"))
+    File.realpath(dir)
+  end
+
+  def alive?(pid)
+    File.exist?("/proc/#{pid}") && File.read("/proc/#{pid}/stat").split[2] != "Z"
+  end
+
+  it "honours five HUPs, three USR2s in a row and a TERM, with no request failing" do
+    Dir.mktmpdir("nettyrack-signals") do |dir|
+      dir = app_dir(dir)
+      cert, key = TestCertificates.new(dir).server("server")
+      args = ["-b", "tcp://127.0.0.1:0", "-b", "ssl://127.0.0.1:0?cert=#{cert}&key=#{key}", "-t", "2:4",
+              "--warmup-time", "2s", "config.ru"]
+      child = NettyrackProcess.new(*args, chdir: dir)
+      pids = [child.pid]
+      begin
+        ports = child.stdout_match(%r{listening on http://127\.0\.0\.1:(\d+), https://127\.0\.0\.1:(\d+)})
+        loads = [RestartLoad.new(clients: 6) { TCPSocket.new("127.0.0.1", ports[1].to_i) },
+                 RestartLoad.new(clients: 2) { RestartLoad.tls(ports[2].to_i) }].each(&:start)
+        loads.each { |load| load.wait_for(100) }
+
+        5.times do |i|
+          child.signal("HUP")
+          reloads = /(?:TLS certificates reloaded \(SIGHUP, 1 listener\)\n.*){#{i + 1}}/m
+          child.stdout_match(reloads, timeout: 30)
+        end
+        3.times do |i|
+          Process.kill("USR2", pids.last)
+          successor = child.stdout_match(/(?:hot restart \(SIGUSR2\): pid (\d+) is booting.*){#{i + 1}}/m, timeout: 60)[1].to_i
+          child.stdout_match(/pid #{successor} serves now; pid #{pids.last} drains/, timeout: 120)
+          loads.each { |load| load.wait_for_server(successor, count: 20) }
+          Deadline.wait_until(timeout: 60) { !alive?(pids.last) }
+          pids << successor
+        end
+        expect(child.wait(timeout: 10).exitstatus).to eq(0), "the first process drained and exited"
+        results = loads.map { |load| load.stop(timeout: 30) } # before the last stop: no one would answer them
+        expect(results.map(&:failed)).to eq([0, 0]), results.map(&:errors).inspect
+        expect(results.first.by_server.keys.sort).to eq(pids.map(&:to_s).sort)
+
+        Process.kill("TERM", pids.last)
+        child.stdout_match(/nettyrack: shutting down \(SIGTERM\)\n/, timeout: 30)
+        Deadline.wait_until(timeout: 60) { !alive?(pids.last) }
+        expect(child.stderr).to eq("")
+      ensure
+        pids.each do |pid|
+          Process.kill("KILL", pid)
+        rescue Errno::ESRCH
+          nil
+        end
+        child.kill
+      end
+    end
+  end
+
+  it "stops cleanly on INT and on TERM, each time, under load" do
+    Dir.mktmpdir("nettyrack-signals") do |dir|
+      dir = app_dir(dir)
+      %w[INT TERM INT].each do |signal|
+        child = NettyrackProcess.new("-b", "tcp://127.0.0.1:0", "-t", "2:4", "config.ru", chdir: dir)
+        begin
+          port = child.stdout_match(%r{listening on http://127\.0\.0\.1:(\d+)})[1].to_i
+          load = KeepAliveLoad.new(port, clients: 20).start
+          load.wait_for(200)
+          child.signal(signal)
+          expect(child.wait(timeout: 60).exitstatus).to eq(0), "#{signal}: #{child.stderr}"
+          expect(child.stdout.lines.last).to eq("nettyrack: shutting down (SIG#{signal})\n")
+          result = load.finish(timeout: 30)
+          expect(result.failed).to eq(0), "#{signal}: #{result.errors.inspect}"
+        ensure
+          child.kill
+        end
+      end
+    end
+  end
+end
