@@ -4,6 +4,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.nettyrack.core.ErrorLog;
@@ -20,7 +21,8 @@ import org.nettyrack.core.push.PubSub;
  * </pre>
  *
  * <p>No method blocks on the network: publish only queues (dropping the oldest message when
- * the queue is full), subscribe only marks the channel for the writer. Local subscribers get
+ * the queue is full), subscribe only marks the channel for the writer; {@link #live} tells
+ * when Redis has confirmed it ({@link LiveChannels}). Local subscribers get
  * a message when Redis sends it back, in the order every other process sees. Channel names
  * go to Redis as UTF-8; message bytes as they are. While Redis is away nothing is delivered,
  * publishing still returns at once, and both threads reconnect with backoff (100 ms doubling
@@ -38,6 +40,7 @@ public final class RedisPubSub implements PubSub {
     private final Subscriptions subscriptions;
     private final PublishQueue queue;
     private final LinkStatus status;
+    private final LiveChannels liveChannels = new LiveChannels();
     private final SubscriberLoop subscriber;
     private final Thread subscriberThread;
     private final Thread writerThread;
@@ -49,7 +52,7 @@ public final class RedisPubSub implements PubSub {
         this.status = new LinkStatus(url, b.log);
         Connector connector = new Connector(url, b.timeoutMillis, (int) Math.min(Integer.MAX_VALUE, 3 * b.pingMillis));
         this.queue = new PublishQueue(b.queueCapacity, status);
-        this.subscriber = new SubscriberLoop(connector, local, subscriptions, queue, status,
+        this.subscriber = new SubscriberLoop(connector, local, subscriptions, liveChannels, queue, status,
             new Backoff(b.minBackoffMillis, b.maxBackoffMillis), "nettyrack:pubsub:control:" + UUID.randomUUID());
         Writer writer = new Writer(connector, queue, subscriptions, status,
             new Backoff(b.minBackoffMillis, b.maxBackoffMillis), b.pingMillis);
@@ -67,6 +70,11 @@ public final class RedisPubSub implements PubSub {
             subscriptions.changed(channel);
             queue.wake();
         }
+    }
+
+    @Override
+    public CompletableFuture<Void> live(String channel) {
+        return status.isDown() ? CompletableFuture.completedFuture(null) : liveChannels.of(channel);
     }
 
     @Override

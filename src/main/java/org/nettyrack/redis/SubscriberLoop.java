@@ -23,6 +23,7 @@ final class SubscriberLoop implements Runnable {
     private final Connector connector;
     private final LocalPubSub local;
     private final Subscriptions subscriptions;
+    private final LiveChannels live;
     private final PublishQueue writerAlarm;
     private final LinkStatus status;
     private final Backoff backoff;
@@ -30,11 +31,12 @@ final class SubscriberLoop implements Runnable {
     private final CountDownLatch stopping = new CountDownLatch(1);
     private volatile Connection current;
 
-    SubscriberLoop(Connector connector, LocalPubSub local, Subscriptions subscriptions, PublishQueue writerAlarm,
-                   LinkStatus status, Backoff backoff, String controlChannel) {
+    SubscriberLoop(Connector connector, LocalPubSub local, Subscriptions subscriptions, LiveChannels live,
+                   PublishQueue writerAlarm, LinkStatus status, Backoff backoff, String controlChannel) {
         this.connector = connector;
         this.local = local;
         this.subscriptions = subscriptions;
+        this.live = live;
         this.writerAlarm = writerAlarm;
         this.status = status;
         this.backoff = backoff;
@@ -61,6 +63,7 @@ final class SubscriberLoop implements Runnable {
                 if (listener != null) {
                     subscriptions.detach(listener.session);
                 }
+                live.lost();
             }
             pause(backoff.next());
         }
@@ -116,7 +119,14 @@ final class SubscriberLoop implements Runnable {
                 writerAlarm.wake();
                 backoff.reset();
                 status.up();
+            } else {
+                live.confirmed(new String(channel, StandardCharsets.UTF_8));
             }
+        }
+
+        @Override
+        public void onUnsubscribe(byte[] channel, int subscribedChannels) {
+            live.unsubscribed(new String(channel, StandardCharsets.UTF_8));
         }
 
         @Override

@@ -79,6 +79,23 @@ class RedisPubSubTest {
         assertEquals(List.of(), logB);
     }
 
+    /**
+     * A fresh engine (a hot restart's new process) whose first subscriber is told the channel
+     * is live only once Redis confirmed it: what is published from then on arrives.
+     */
+    @Test
+    void aChannelIsLiveOnceRedisConfirmedItAndFromThenOnNothingIsMissed() throws Exception {
+        Inbox inbox = new Inbox();
+        b.subscribe("ticks", inbox);
+        b.live("ticks").get(10, TimeUnit.SECONDS);
+        assertEquals(1, redis.subscribers("ticks"), "Redis has the subscription when live says so");
+        a.publish("ticks", bytes("1"));
+        assertEquals("1", text(inbox.next()));
+        b.unsubscribe("ticks", inbox);
+        await(() -> redis.subscribers("ticks") == 0, "unsubscribed in Redis");
+        assertFalse(b.live("ticks").isDone(), "live again only once subscribed again");
+    }
+
     @Test
     void unsubscribingTheLastSubscriberStopsDelivery() throws Exception {
         Inbox inbox = new Inbox();

@@ -1,5 +1,7 @@
 package org.nettyrack.core.push;
 
+import java.util.concurrent.CompletableFuture;
+
 /**
  * Publish/subscribe between push connections, and from code outside them. {@link LocalPubSub}
  * reaches the connections of this process; the Redis engine (org.nettyrack.redis) reaches
@@ -44,6 +46,15 @@ public interface PubSub extends AutoCloseable {
     }
 
     void subscribe(String channel, Subscriber subscriber);
+
+    /**
+     * Completes once messages published to the channel from then on reach this process's
+     * subscribers: at once in-process; through Redis, once Redis confirmed the subscription
+     * (or at once while Redis is out of reach).
+     */
+    default CompletableFuture<Void> live(String channel) {
+        return CompletableFuture.completedFuture(null);
+    }
 
     void unsubscribe(String channel, Subscriber subscriber);
 

@@ -2,6 +2,9 @@ package org.nettyrack.core.push;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * What the application's {@code client} object does, without Ruby: writes (SSE data wrapped
@@ -12,6 +15,9 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class PushClient {
     private final PushConnection connection;
     private final PubSub pubsub;
+    /** The longest {@link #subscribe} waits for the engine to confirm a channel. */
+    static final long LIVE_WAIT_MILLIS = 2_000;
+
     private final Map<String, PubSub.Subscriber> subscriptions = new ConcurrentHashMap<>();
 
     public PushClient(PushConnection connection, PubSub pubsub) {
@@ -43,6 +49,10 @@ public final class PushClient {
      * Subscribes this connection to a channel, replacing an earlier subscription to it.
      * Without a handler each message is written to the client as is; with one, the handler
      * gets it on a worker, in callback order, instead. No-op once the connection closed.
+     * Returns once what is published from then on reaches the connection ({@link PubSub#live}:
+     * through Redis, once Redis confirmed the channel; at most {@link #LIVE_WAIT_MILLIS}), so an
+     * application may tell its client it is subscribed (a client that reconnected, after a hot
+     * restart, misses nothing published after that).
      */
     public void subscribe(String channel, PubSub.Subscriber handler) {
         if (!connection.isOpen()) {
@@ -58,6 +68,18 @@ public final class PushClient {
         pubsub.subscribe(channel, subscriber);
         if (!connection.isOpen()) {
             unsubscribe(channel); // closed meanwhile: closed() may have missed this one
+            return;
+        }
+        awaitLive(channel);
+    }
+
+    private void awaitLive(String channel) {
+        try {
+            pubsub.live(channel).get(LIVE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // Redis slow to confirm: subscribed all the same, messages come once it has
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

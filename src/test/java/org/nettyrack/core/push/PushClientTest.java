@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 /** The client object's logic: how writes are framed and where subscribed messages go. */
@@ -154,5 +157,42 @@ class PushClientTest {
         alice.publish("room", utf8("hi"));
         assertEquals(List.of("text:hi"), ws.sent, "the publisher too, when subscribed");
         assertEquals(List.of("text:data: hi\n\n"), sse.sent);
+    }
+
+    /** An engine whose channels go live when the test says (Redis confirming a SUBSCRIBE). */
+    private static final class SlowToConfirm implements PubSub {
+        final LocalPubSub local = new LocalPubSub();
+        final CompletableFuture<Void> confirmed = new CompletableFuture<>();
+
+        @Override
+        public void subscribe(String channel, Subscriber subscriber) {
+            local.subscribe(channel, subscriber);
+        }
+
+        @Override
+        public CompletableFuture<Void> live(String channel) {
+            return confirmed;
+        }
+
+        @Override
+        public void unsubscribe(String channel, Subscriber subscriber) {
+            local.unsubscribe(channel, subscriber);
+        }
+
+        @Override
+        public void publish(String channel, byte[] data) {
+            local.publish(channel, data);
+        }
+    }
+
+    @Test
+    void subscribeReturnsOnceTheEngineConfirmedTheChannel() throws Exception {
+        SlowToConfirm engine = new SlowToConfirm();
+        PushClient client = new PushClient(ws, engine);
+        CompletableFuture<Void> subscribing = CompletableFuture.runAsync(() -> client.subscribe("ticks", null));
+        assertThrows(TimeoutException.class, () -> subscribing.get(200, TimeUnit.MILLISECONDS), "waits for the engine");
+        assertEquals(1, engine.local.subscribers("ticks"), "subscribed locally meanwhile");
+        engine.confirmed.complete(null);
+        subscribing.get(10, TimeUnit.SECONDS);
     }
 }
