@@ -25,6 +25,8 @@ import io.netty.channel.EventLoop;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +49,8 @@ import org.nettyrack.core.warmup.WarmupReport;
  * <pre>
  * client → loopback listener → pipeline → dispatcher → worker → app → answer → client's next
  * </pre>
- * Once a second {@link WarmupProgress} decides whether to go on. A request answered 400 or
+ * Once a second {@link WarmupProgress} decides whether to go on, from the answers and the JIT's
+ * compilation time. A request answered 400 or
  * worse (or not at all) is reported once and leaves the rotation; the warm-up ends when none
  * is left. {@link #cancel} ends it at once (a stop during the warm-up). {@link #done} completes
  * with the report when the clients and the listener are gone.
@@ -79,7 +82,7 @@ final class Warmup {
         this.state = state;
         this.plan = plan;
         this.rotation = new CopyOnWriteArrayList<>(plan.requests());
-        this.progress = new WarmupProgress(startNanos, plan.maxMillis(), plan.maxRequests());
+        this.progress = new WarmupProgress(startNanos, plan.maxMillis(), plan.maxRequests(), compileMillis());
         this.clock = loops.next();
     }
 
@@ -134,10 +137,16 @@ final class Warmup {
     }
 
     private void sample() {
-        WarmupProgress.Stop why = progress.sample(System.nanoTime(), answered.get());
+        WarmupProgress.Stop why = progress.sample(System.nanoTime(), answered.get(), compileMillis());
         if (why != null) {
             finish(why);
         }
+    }
+
+    /** The JIT's compilation time so far, in ms; 0 where the JVM does not count it (then throughput alone decides). */
+    private static long compileMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     private void finish(WarmupProgress.Stop why) {

@@ -4,16 +4,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * When a warm-up has done enough, decided from a count of answers read once a second. It ends
- * at its time or its count, or once throughput stops rising: after {@link #MIN_SECONDS}, when
- * the best rate over {@link #SMOOTHING} seconds has not grown by {@link #MIN_GAIN} or more in
- * the last {@link #PATIENCE} seconds. That is the JIT having compiled what these requests run
- * (the throughput a cold JVM gains comes from that, and stops coming once it is done); what
- * stays cold stays so for requests nobody named. The clock is the caller's, so a test moves it.
+ * When a warm-up has done enough, decided from a count of answers and the JIT's compilation
+ * time, read once a second. It ends at its time or its count, or once the JIT is done with
+ * what these requests run: after {@link #MIN_SECONDS}, when the best rate over
+ * {@link #SMOOTHING} seconds has not grown by {@link #MIN_GAIN} or more in the last
+ * {@link #PATIENCE} seconds, and the JIT compiled for less than {@link #QUIET_COMPILE_MILLIS}
+ * a second over the last {@link #SMOOTHING} seconds. Throughput alone is not enough: beside a
+ * process that keeps every core busy (the old one, in a hot restart) a cold one's rate is flat
+ * while it is still compiling (the Rails example: flat at 140 req/s with the compilers at a
+ * second a second; once warm they take under 0.1 s a second). What stays cold stays so for
+ * requests nobody named. The clock is the caller's, so a test moves it.
  *
  * <pre>
- * progress.sample(nanos, answered)  // each second: null to go on, or why to stop
- * progress.answered(answered)       // each answer: COUNT once the count is reached
+ * progress.sample(nanos, answered, compileMillis)  // each second: null to go on, or why to stop
+ * progress.answered(answered)                      // each answer: COUNT once the count is reached
  * </pre>
  */
 public final class WarmupProgress {
@@ -22,8 +26,8 @@ public final class WarmupProgress {
         TIME("time up"),
         /** The count given was reached. */
         COUNT("count reached"),
-        /** Throughput stopped rising. */
-        PLATEAU("throughput flat"),
+        /** Throughput stopped rising and the JIT is quiet. */
+        PLATEAU("throughput flat, JIT quiet"),
         /** Every request failed: nothing left to run. */
         FAILED("every request failed"),
         /** The server was asked to stop meanwhile. */
@@ -44,20 +48,25 @@ public final class WarmupProgress {
     static final int SMOOTHING = 3;
     static final int PATIENCE = 5;
     static final double MIN_GAIN = 0.05;
+    static final double QUIET_COMPILE_MILLIS = 100;
     private static final double SECOND = 1e9;
 
     private final long startNanos;
     private final long maxNanos;
     private final long maxRequests;
     private final List<Double> rates = new ArrayList<>();
+    private final List<Double> compiling = new ArrayList<>();
     private long lastNanos;
     private long lastAnswered;
+    private long lastCompileMillis;
     private double best;
     private int bestAt;
 
-    public WarmupProgress(long startNanos, long maxMillis, long maxRequests) {
+    /** compileMillis: the JIT's compilation time so far when the warm-up starts. */
+    public WarmupProgress(long startNanos, long maxMillis, long maxRequests, long compileMillis) {
         this.startNanos = startNanos;
         this.lastNanos = startNanos;
+        this.lastCompileMillis = compileMillis;
         this.maxNanos = maxMillis * 1_000_000L;
         this.maxRequests = maxRequests;
     }
@@ -67,13 +76,18 @@ public final class WarmupProgress {
         return maxRequests > 0 && answered >= maxRequests ? Stop.COUNT : null;
     }
 
-    /** Records the answers so far at {@code nanos}; returns why to stop, or null to go on. */
-    public Stop sample(long nanos, long answered) {
+    /**
+     * Records the answers so far and the JIT's compilation time so far (milliseconds, as the JVM's
+     * CompilationMXBean counts it) at {@code nanos}; returns why to stop, or null to go on.
+     */
+    public Stop sample(long nanos, long answered, long compileMillis) {
         double seconds = (nanos - lastNanos) / SECOND;
         if (seconds > 0) {
             rates.add((answered - lastAnswered) / seconds);
+            compiling.add((compileMillis - lastCompileMillis) / seconds);
             lastNanos = nanos;
             lastAnswered = answered;
+            lastCompileMillis = compileMillis;
         }
         if (answered(answered) != null) {
             return Stop.COUNT;
@@ -90,7 +104,15 @@ public final class WarmupProgress {
             }
         }
         boolean longEnough = (nanos - startNanos) / SECOND >= MIN_SECONDS;
-        return longEnough && rates.size() - bestAt >= PATIENCE ? Stop.PLATEAU : null;
+        return longEnough && rates.size() - bestAt >= PATIENCE && jitQuiet() ? Stop.PLATEAU : null;
+    }
+
+    private boolean jitQuiet() {
+        if (compiling.size() < SMOOTHING) {
+            return false;
+        }
+        return compiling.subList(compiling.size() - SMOOTHING, compiling.size()).stream()
+            .allMatch(millisPerSecond -> millisPerSecond < QUIET_COMPILE_MILLIS);
     }
 
     /** The answers per second of each second sampled, oldest first. */

@@ -15,13 +15,13 @@ public record WarmupReport(long answered, long elapsedMillis, List<Double> rates
         failures = List.copyOf(failures);
     }
 
-    /** "warmed up in 12.4 s: 4,210 requests, 80 → 950 req/s (throughput flat)", then one clause per failure. */
+    /** "warmed up in 12.4 s: 4,210 requests, from 80 to 950 req/s (throughput flat, JIT quiet)", then any failures. */
     public String summary() {
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "warmed up in %.1f s: %,d request%s",
             elapsedMillis / 1000.0, answered, answered == 1 ? "" : "s"));
         if (!rates.isEmpty()) {
             double peak = rates.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-            line.append(String.format(Locale.ROOT, ", %,.0f → %,.0f req/s", rates.get(0), peak));
+            line.append(String.format(Locale.ROOT, ", from %,.0f to %,.0f req/s", rates.get(0), peak));
         }
         line.append(" (").append(stop.words()).append(')');
         if (!failures.isEmpty()) {
