@@ -159,6 +159,10 @@ module Nettyrack
               "(default #{defaults[:restart_timeout]}s)") do |value|
         @settings[:restart_timeout] = read("--restart-timeout") { RestartSettings.restart_timeout(value) }
       end
+      opts.on("--restart-nice N", "a hot restart's new process boots and warms up at nice +N,",
+              "so this one keeps serving first (default #{defaults[:restart_nice]}; 0: the same)") do |value|
+        @settings[:restart_nice] = read("--restart-nice") { RestartSettings.restart_nice(value) }
+      end
     end
 
     def operations(opts)

@@ -204,10 +204,16 @@ module Nettyrack
       set(:warmup_requests, Coerce.count(count))
     end
 
-    # Seconds a hot restart's new process has to boot, warm up and serve before it is given up.
-    #   restart_timeout 180
+    # Seconds a hot restart's new process has to boot, warm up and serve before it is given up;
+    # how much lower in priority (nice) it boots and warms up, so that this one serves first.
+    #   restart_timeout 300
+    #   restart_nice 10
     def restart_timeout(seconds)
       set(:restart_timeout, RestartSettings.restart_timeout(seconds))
+    end
+
+    def restart_nice(nice)
+      set(:restart_nice, RestartSettings.restart_nice(nice))
     end
 
     # The control endpoint (GET /stats, GET /thread-backtraces, POST /stop, POST /restart,

@@ -9,21 +9,24 @@ module Nettyrack
   #   → the same command line started anew: program, arguments, environment and directory as
   #     this process started with (so code, config and Gemfile are read afresh), every
   #     descriptor but stdin/stdout/stderr closed (Java's ProcessBuilder), and the hand-over's
-  #     socket in its environment (Inheritance)
+  #     socket in its environment (Inheritance); niced (restart_nice), so that this process,
+  #     serving meanwhile, keeps the cores first
   #   → its word, or its exit, or the timeout, as an order for the launcher's loop:
   #     :served (pid): Server#hand_over, then drain as on SIGTERM
   #     :failed (why): say why, keep serving; a later restart may try again
   #
   # One at a time: an order to restart while one is in progress is refused.
   class HotRestart
-    # command: [program, *arguments]; env: the environment this process started with.
-    def initialize(server, orders, command:, env:, directory:, timeout:)
+    # command: [program, *arguments]; env: the environment this process started with; nice: how
+    # much lower in priority the new process boots and warms up.
+    def initialize(server, orders, command:, env:, directory:, timeout:, nice:)
       @server = server
       @orders = orders
       @command = command
       @env = env.reject { |name, _| Inheritance::PRIVATE.include?(name) }
       @directory = directory
       @timeout = timeout
+      @nice = nice
     end
 
     def in_progress?
@@ -65,14 +68,19 @@ module Nettyrack
 
     private
 
+    # The new process starts niced (nice(1)): while it boots and warms up, the cores go to this
+    # one, which serves; once it serves it comes back to this one's values (Inheritance).
     def spawn(handoff)
-      builder = java.lang.ProcessBuilder.new(@command.map(&:to_s))
+      command = @command.map(&:to_s)
+      command = ["nice", "-n", @nice.to_s, *command] if @nice.positive?
+      builder = java.lang.ProcessBuilder.new(command)
       builder.directory(java.io.File.new(@directory))
       environment = builder.environment
       environment.clear
       @env.each { |name, value| environment.put(name, value) }
       environment.put(Inheritance::HANDOFF, handoff.socket)
       environment.put(Inheritance::HANDOFF_FDS, handoff.count.to_s)
+      environment.put(Inheritance::NICE_AFTER, Java::OrgNettyrackCore::ProcessNice.current.to_s) if @nice.positive?
       builder.inherit_io.start
     rescue Java::JavaIo::IOException => e
       raise BootError, "cannot start #{@command.first}: #{e.message}"

@@ -18,9 +18,11 @@ module Nettyrack
   class Inheritance
     HANDOFF = "NETTYRACK_HANDOFF"
     HANDOFF_FDS = "NETTYRACK_HANDOFF_FDS"
+    # The nice value the old process served at: the new one, started niced, comes back to it.
+    NICE_AFTER = "NETTYRACK_NICE_AFTER"
     # The variables only this process was meant to read (a new process of a hot restart is
     # given its own).
-    PRIVATE = [HANDOFF, HANDOFF_FDS, "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"].freeze
+    PRIVATE = [HANDOFF, HANDOFF_FDS, NICE_AFTER, "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"].freeze
     CONNECT_TIMEOUT_MILLIS = 10_000
 
     def self.from(env)
@@ -29,7 +31,7 @@ module Nettyrack
         raise BootError, "$#{HANDOFF_FDS} is not a count: #{env[HANDOFF_FDS].inspect}" unless count&.>=(0)
 
         predecessor = Java::OrgNettyrackNetty::Predecessor.connect(env[HANDOFF], count, CONNECT_TIMEOUT_MILLIS)
-        new(predecessor.sockets, predecessor)
+        new(predecessor.sockets, predecessor, nice_after: Integer(env[NICE_AFTER].to_s, exception: false))
       else
         new(Java::OrgNettyrackNetty::InheritedSockets.from_systemd(env.to_h, Process.pid), nil)
       end
@@ -39,14 +41,28 @@ module Nettyrack
 
     attr_reader :sockets
 
-    def initialize(sockets, predecessor)
+    def initialize(sockets, predecessor, nice_after: nil)
       @sockets = sockets
       @predecessor = predecessor
+      @nice_after = nice_after
     end
 
     # Whether this process is the new one of a hot restart.
     def successor?
       !@predecessor.nil?
+    end
+
+    # Before serving: a new process that booted niced comes back to the old one's nice value
+    # (its workers to +worker_nice+), where it may lower its nice value; one line says when not.
+    def restore_priority(worker_nice, err)
+      return unless @nice_after
+
+      failed = Java::OrgNettyrackCore::ProcessNice.restore(@nice_after, worker_nice,
+                                                           Java::OrgNettyrackJruby::PosixPriority.new(JRuby.runtime))
+      return if failed.zero?
+
+      err.puts("nettyrack: #{failed} threads keep the nice value this process booted at (#{@nice_after} + restart_nice): " \
+               "lowering it needs root, CAP_SYS_NICE or RLIMIT_NICE (systemd: LimitNICE=#{@nice_after})")
     end
 
     # The server serves: sockets no listener took are closed (said on err), and the old process
@@ -62,6 +78,7 @@ module Nettyrack
     # This process will not serve: the old one hears why, and keeps serving.
     def failed(line)
       @predecessor&.failed(line.delete_prefix("nettyrack: "))
+      @sockets.close_untaken
       close
     end
 

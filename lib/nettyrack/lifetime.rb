@@ -81,13 +81,15 @@ module Nettyrack
 
     # Serves, says so, and takes orders until one stops the server; returns that order.
     def serving(server)
+      @inheritance.restore_priority(@config[:worker_nice], @err)
       server.serve
       write_pidfile
       @systemd.ready("serving on #{server.urls.join(', ')}")
       boot_lines(server)
       @inheritance.served(@err)
       restart = HotRestart.new(server, @orders, command: @restart.fetch(:command), env: @restart.fetch(:env),
-                                                directory: @restart.fetch(:directory), timeout: @config[:restart_timeout])
+                                                directory: @restart.fetch(:directory), timeout: @config[:restart_timeout],
+                                                nice: @config[:restart_nice])
       loop do
         order = @orders.next
         case order.kind

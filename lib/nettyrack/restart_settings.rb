@@ -13,8 +13,11 @@ module Nettyrack
   #   warmup_time      seconds a warm-up runs at most (it stops sooner once throughput is flat)
   #   warmup_requests  answers after which it stops; 0: no count
   #   restart_timeout  seconds a hot restart's new process has to serve, or it is given up
+  #   restart_nice     how much lower in priority (nice) a hot restart's new process boots and
+  #                    warms up than this one serves at; 0: the same
   module RestartSettings
-    DEFAULTS = { pidfile: nil, warmup: nil, warmup_time: 30, warmup_requests: 0, restart_timeout: 120 }.freeze
+    DEFAULTS = { pidfile: nil, warmup: nil, warmup_time: 120, warmup_requests: 0, restart_timeout: 300,
+                 restart_nice: 10 }.freeze
     NAMES = DEFAULTS.keys.freeze
 
     module_function
@@ -38,6 +41,13 @@ module Nettyrack
       raise ConfigError, "a hot restart needs more than 0 s to boot" unless seconds.positive?
 
       seconds
+    end
+
+    def restart_nice(value)
+      nice = Coerce.count(value)
+      raise ConfigError, "#{value.inspect} is not a nice value to add (0 to 19)" if nice > 19
+
+      nice
     end
 
     def pidfile(value)

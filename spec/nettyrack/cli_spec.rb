@@ -155,8 +155,9 @@ RSpec.describe Nettyrack::CLI do
       Dir.mktmpdir do |dir|
         File.write(File.join(dir, "warm.txt"), "GET /\nGET /a\n")
         layer = settings("--pidfile", "tmp/server.pid", "--warmup", File.join(dir, "warm.txt"), "--warmup-time", "45s",
-                         "--warmup-requests", "5000", "--restart-timeout", "3m")
-        expect(layer.except(:warmup)).to eq(pidfile: "tmp/server.pid", warmup_time: 45, warmup_requests: 5000, restart_timeout: 180)
+                         "--warmup-requests", "5000", "--restart-timeout", "3m", "--restart-nice", "5")
+        expect(layer.except(:warmup)).to eq(pidfile: "tmp/server.pid", warmup_time: 45, warmup_requests: 5000, restart_timeout: 180,
+                                            restart_nice: 5)
         expect(layer[:warmup].map(&:to_s)).to eq(["GET /", "GET /a"])
       end
       expect(settings("--no-warmup")).to eq(warmup: false)
@@ -168,6 +169,7 @@ RSpec.describe Nettyrack::CLI do
       expect(error("--warmup-time", "0")).to eq("invalid --warmup-time: a warm-up needs more than 0 s (turn it off with --no-warmup)")
       expect(error("--restart-timeout", "soon")).to start_with('invalid --restart-timeout: "soon" is not a duration')
       expect(error("--pidfile", " ")).to eq("invalid --pidfile: the pid file needs a path")
+      expect(error("--restart-nice", "20")).to eq('invalid --restart-nice: "20" is not a nice value to add (0 to 19)')
     end
   end
 
@@ -191,7 +193,7 @@ RSpec.describe Nettyrack::CLI do
       flags = %w[--port --bind --[no-]proxy-protocol --threads --environment --config --dir --quiet --access-log
                  --access-log-format --pubsub --control-url --control-token --no-control-token --version --help
                  --public --public-cache-control --[no-]public-dotfiles --[no-]sendfile --[no-]early-hints
-                 --pidfile --warmup --no-warmup --warmup-time --warmup-requests --restart-timeout]
+                 --pidfile --warmup --no-warmup --warmup-time --warmup-requests --restart-timeout --restart-nice]
       expect(flags + Nettyrack::LIMITS.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
       expect(help).to include("(default 9292)", "--max-body-size BYTES", "(default 100m)", "(default 16k)", "(default 30s)")
     end

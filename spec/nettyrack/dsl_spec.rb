@@ -53,8 +53,10 @@ RSpec.describe Nettyrack::DSL do
       warmup_time "45s"
       warmup_requests 100
       restart_timeout 90
+      restart_nice 0
     RUBY
-    expect(layer.except(:warmup)).to eq(pidfile: "tmp/pids/server.pid", warmup_time: 45, warmup_requests: 100, restart_timeout: 90)
+    expect(layer.except(:warmup)).to eq(pidfile: "tmp/pids/server.pid", warmup_time: 45, warmup_requests: 100, restart_timeout: 90,
+                                        restart_nice: 0)
     expect(layer[:warmup].map(&:to_s)).to eq(["GET /"])
     block = load_config(<<~RUBY)
       warmup do

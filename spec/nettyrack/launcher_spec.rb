@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "fileutils"
+require "net/http"
 require "socket"
 require "stringio"
 require "tmpdir"
@@ -202,5 +203,35 @@ RSpec.describe Nettyrack::Launcher do
     ensure
       taken&.close
     end
+  end
+
+  describe ".start_directory (where a hot restart starts the command again)" do
+    it "is $PWD when it names this directory, so a symlink (a deploy's current) stays a symlink" do
+      Dir.mktmpdir("nettyrack-pwd") do |dir|
+        release = File.join(dir, "releases", "1")
+        FileUtils.mkdir_p(release)
+        File.symlink(release, File.join(dir, "current"))
+        Dir.chdir(File.join(dir, "current")) do
+          expect(described_class.start_directory("PWD" => File.join(dir, "current"))).to eq(File.join(dir, "current"))
+          expect(described_class.start_directory("PWD" => dir)).to eq(File.realpath(release)), "a stale $PWD is not trusted"
+          expect(described_class.start_directory({})).to eq(File.realpath(release))
+        end
+      end
+    end
+  end
+
+  it "in a hot restart's new process, tells the old process why it cannot serve, and exits 1" do
+    old = Nettyrack::Server.new(->(_env) { [200, {}, ["old"]] }, host: "127.0.0.1", port: 0, errors: StringIO.new).start
+    handoff = old.handoff
+    env.merge!("NETTYRACK_HANDOFF" => handoff.socket, "NETTYRACK_HANDOFF_FDS" => handoff.count.to_s)
+    missing = File.join(Dir.pwd, "spec/fixtures/missing.ru")
+    expect(run_launcher("-b", old.urls.first.sub("http://", "tcp://"), missing))
+      .to eq([1, "", "nettyrack: no such file: #{missing} (in #{Dir.pwd})\n"])
+    failure = expect { handoff.outcome.get(10, java.util.concurrent.TimeUnit::SECONDS) }
+    failure.to raise_error(java.util.concurrent.ExecutionException, /no such file: #{Regexp.escape(missing)}/)
+    expect(Net::HTTP.get(URI(old.urls.first))).to eq("old"), "the old server serves on"
+  ensure
+    handoff&.close
+    old&.stop
   end
 end

@@ -42,9 +42,13 @@ public final class ThreadNice {
         this.log = log;
     }
 
-    /** Sets the calling thread's nice value; true if it is set (or there is nothing to set). */
+    /**
+     * Sets the calling thread's nice value; true if it is set (or there is nothing to set). A
+     * thread already at that value or lower in priority (a hot restart's new process boots
+     * niced, see {@link ProcessNice}) is left as it is: this only ever lowers a priority.
+     */
     public boolean apply() {
-        if (nice == 0 || call == null) {
+        if (nice == 0 || call == null || ProcessNice.current() >= nice) {
             return true;
         }
         String why;
