@@ -11,30 +11,32 @@ module RestartReport
     lines = ["## bench/restart (#{Time.now.strftime('%Y-%m-%d %H:%M')}, load average before: #{load})", "",
              "The Rails app under #{clients} keep-alive clients for #{duration} s, #{restarts} restarts after a change " \
              "to its code (VERSION), #{every} s after the start and after each new version's first answer. Per " \
-             "restart: s from the signal to the new code's first answer; p99 in " \
-             "the 10 s after that against the 10 s before the signal; the new code's req/s in those 10 s against " \
-             "the run's best 10 s.", "",
-             "| scenario | failed / requests | signal → new code (s) | p99 after / before (ms) | new req/s vs peak | RSS steady → overlap (MB) |",
-             "| --- | ---: | ---: | ---: | ---: | ---: |"]
+             "restart: s from the signal to the new code's first answer; p99 and req/s in the 10 s after the " \
+             "signal (the new process booting beside the old); p99 in the 10 s after the switch against the 10 s " \
+             "before the signal; the new code's req/s in those 10 s against the run's best 10 s.", "",
+             "| scenario | failed / requests | signal → new code (s) | p99 in the 10 s after the signal (ms, req/s vs peak) | p99 after the switch vs before the signal (ms) | new code's req/s vs peak | RSS steady → overlap (MB) |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     http.each { |row| lines << http_row(row) }
     lines.concat(["", ws_line(ws, ws_clients)]) if ws
     lines.join("\n") + "\n"
   end
 
   def http_row(row)
-    return "| #{row['scenario']} | failed: #{row['failed']} | | | | |" if row["failed"]
+    return "| #{row['scenario']} | failed: #{row['failed']} | | | | | |" if row["failed"]
 
     client = row["client"]
     marks = row.dig("marks", "marks") || []
     switches = marks.select { |m| m["label"] == "switch" }
     signals = marks.select { |m| m["label"] == "signal" }
     delays = row["restarts"].map { |r| r["switch_ms"] ? format("%.1f", (r["switch_ms"] - r["signal_ms"]) / 1000.0) : "never" }
-    p99 = switches.zip(signals).map { |s, g| "#{s['p99_ms'].round} / #{g['steady_p99_ms'].round}" }
+    p99 = switches.zip(signals).map { |s, g| "#{s['p99_ms'].round} vs #{g['steady_p99_ms'].round}" }
+    overlap = signals.map { |g| "#{g['p99_ms'].round} (#{(g['ok_rps_vs_peak'] * 100).round} %)" }
     peak = switches.map { |s| "#{(s['ok_rps_vs_peak'] * 100).round} %" }
     failures = "#{client['failures']} / #{client['requests']}"
     failures += " (#{client['outcomes'].reject { |k, _| k == 'ok' }.map { |k, v| "#{k} #{v}" }.join(', ')})" if client["failures"].positive?
-    "| #{row['scenario']} | #{failures} | #{delays.join(' / ')} | #{p99.join(' / ')} | #{peak.join(' / ')} | " \
-      "#{row['rss_steady_mb']} → #{row['rss_overlap_mb'] || '-'} |"
+    overlap_mb = row["scenario"].end_with?("stopstart") ? "-" : row["rss_overlap_mb"] || "-"
+    "| #{row['scenario']} | #{failures} | #{delays.join(' / ')} | #{overlap.join(' / ')} | #{p99.join(' / ')} | " \
+      "#{peak.join(' / ')} | #{row['rss_steady_mb']} → #{overlap_mb} |"
   end
 
   def ws_line(row, clients)
