@@ -66,8 +66,8 @@ final class Listeners {
         } else {
             ServerBootstrapConfig base = bootstrap.config();
             adopting.group(base.group(), base.childGroup()).childHandler(base.childHandler());
-            base.options().forEach((option, value) -> setOption(adopting, option, value));
-            base.childOptions().forEach((option, value) -> setChildOption(adopting, option, value));
+            base.options().forEach((option, value) -> UnixListeners.option(adopting, option, value));
+            base.childOptions().forEach((option, value) -> UnixListeners.childOption(adopting, option, value));
         }
         try {
             return adopting.register().sync().channel();
@@ -80,16 +80,6 @@ final class Listeners {
             failure.initCause(e);
             throw failure;
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> void setOption(ServerBootstrap bootstrap, ChannelOption<T> option, Object value) {
-        bootstrap.option(option, (T) value);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> void setChildOption(ServerBootstrap bootstrap, ChannelOption<T> option, Object value) {
-        bootstrap.childOption(option, (T) value);
     }
 
     private static Channel bindTcp(ServerBootstrap bootstrap, ServerConfig.Bind bind) throws BindException, InterruptedException {

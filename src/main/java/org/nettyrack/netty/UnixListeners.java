@@ -74,14 +74,14 @@ final class UnixListeners {
         return unix;
     }
 
+    /** Sets an option read back from another bootstrap's config, whose type is the option's own. */
     @SuppressWarnings("unchecked")
-    private static <T> void option(ServerBootstrap bootstrap, ChannelOption<T> option, Object value) {
+    static <T> void option(ServerBootstrap bootstrap, ChannelOption<T> option, Object value) {
         bootstrap.option(option, (T) value);
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> void childOption(ServerBootstrap bootstrap, ChannelOption<T> option, Object value) {
+    static <T> void childOption(ServerBootstrap bootstrap, ChannelOption<T> option, Object value) {
         bootstrap.childOption(option, (T) value);
     }
-
 }
