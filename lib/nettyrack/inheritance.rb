@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "errors"
+require_relative "relaunch"
 
 module Nettyrack
   # What a starting server was given besides its settings: listening sockets to serve instead
@@ -21,8 +22,8 @@ module Nettyrack
     # The nice value the old process served at: the new one, started niced, comes back to it.
     NICE_AFTER = "NETTYRACK_NICE_AFTER"
     # The variables only this process was meant to read (a new process of a hot restart is
-    # given its own).
-    PRIVATE = [HANDOFF, HANDOFF_FDS, NICE_AFTER, "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"].freeze
+    # given its own; an executable WAR's unpacked directory goes when this process exits).
+    PRIVATE = [HANDOFF, HANDOFF_FDS, NICE_AFTER, "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", Relaunch::UNPACKED].freeze
     CONNECT_TIMEOUT_MILLIS = 10_000
 
     def self.from(env)

@@ -1,12 +1,15 @@
 # frozen_string_literal: true
 
+require_relative "relaunch"
+
 module Nettyrack
   # The JVM settings nettyrack runs with unless told otherwise (README "Rails and the JVM" says
   # why). They must be set when the JVM starts, so bin/nettyrack starts itself once more with
-  # them when the JVM it runs in lacks them (one extra JVM start, before the app loads). A
-  # setting the user gave in any form (JAVA_OPTS, JRUBY_OPTS, -J flags, a .jruby.java_opts file)
-  # wins: a setting is added only when nothing of its family is there (any -Xmx or
-  # MaxRAMPercentage for the heap).
+  # them when the JVM it runs in lacks them (one extra JVM start, before the app loads; in an
+  # executable WAR, `java FLAGS -jar app.war` with the flags it was given: Relaunch). A
+  # setting the user gave in any form (JAVA_OPTS, JRUBY_OPTS, -J flags, a .jruby.java_opts file,
+  # the WAR's java command line) wins: a setting is added only when nothing of its family is
+  # there (any -Xmx or MaxRAMPercentage for the heap).
   #
   #   NETTYRACK_JVM=off        run with exactly the JVM you started
   #
@@ -102,7 +105,8 @@ module Nettyrack
     def missing(jvm_args, java_version, memory, env, cores = java.lang.Runtime.getRuntime.availableProcessors)
       return [] if env["NETTYRACK_JVM"].to_s.downcase == "off" || env[MARK] == "1"
 
-      given = jvm_args + java_flags(env["JAVA_OPTS"]) + java_flags(env["JRUBY_OPTS"])
+      # An executable WAR's JVM was started by `java ... -jar`: only its own arguments count.
+      given = Relaunch.war?(env) ? jvm_args : jvm_args + java_flags(env["JAVA_OPTS"]) + java_flags(env["JRUBY_OPTS"])
       SETTINGS.filter_map do |setting|
         next if java_version < setting.min_java
         next if given.any? { |arg| setting.family.match?(arg) }
@@ -117,14 +121,26 @@ module Nettyrack
       !%w[ctl war].include?(argv.first) && (argv & %w[-h --help -v --version]).empty?
     end
 
+    # What bin/nettyrack execs to run +argv+ in a JVM with +flags+ added: [environment, program,
+    # *arguments].
+    def relaunch(flags, env, argv)
+      if Relaunch.war?(env)
+        [environment([], env), *Relaunch.command(argv, env: env, jvm_flags: flags)]
+      else
+        [environment(flags, env), *Relaunch.command(argv, env: env)]
+      end
+    end
+
     # The environment for the JVM that runs with +flags+: JRUBY_OPTS passes them on. Also
     # glibc's malloc arenas, at most 2 unless the user set a number: by default each thread that
     # mallocs may get its own 64 MB arena, and the JVM's many threads (compilers, GC, Netty,
     # workers) keep pages in each. The Rails example under 100 clients held 357-361 MB RSS with
     # 2 against 395-409 MB, at the same req/s.
     def environment(flags, env)
-      opts = [*flags.map { |flag| "-J#{flag}" }, env["JRUBY_OPTS"]].compact.join(" ")
-      { "JRUBY_OPTS" => opts, MARK => "1", "MALLOC_ARENA_MAX" => env["MALLOC_ARENA_MAX"] || "2" }
+      marked = { MARK => "1", "MALLOC_ARENA_MAX" => env["MALLOC_ARENA_MAX"] || "2" }
+      return marked if flags.empty?
+
+      { "JRUBY_OPTS" => [*flags.map { |flag| "-J#{flag}" }, env["JRUBY_OPTS"]].compact.join(" ") }.merge(marked)
     end
 
     # JVM flags inside JAVA_OPTS or JRUBY_OPTS (the latter's -J prefixed ones).

@@ -1,6 +1,5 @@
 # frozen_string_literal: true
 
-require "rbconfig"
 require_relative "app_loader"
 require_relative "cli"
 require_relative "configuration"
@@ -11,6 +10,7 @@ require_relative "inheritance"
 require_relative "lifetime"
 require_relative "pidfile"
 require_relative "pubsub"
+require_relative "relaunch"
 
 module Nettyrack
   # `nettyrack [options] [config.ru]`, from ARGV to an exit status:
@@ -31,7 +31,7 @@ module Nettyrack
       @env = env
       @out = out
       @err = err
-      @restart = { command: [RbConfig.ruby, File.expand_path(program), *argv], env: env.to_h,
+      @restart = { command: Relaunch.command(argv, env: env, program: program), env: env.to_h,
                    directory: Launcher.start_directory(env) }
     end
 

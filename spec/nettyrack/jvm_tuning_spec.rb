@@ -97,6 +97,27 @@ RSpec.describe Nettyrack::JvmTuning do
                       "MALLOC_ARENA_MAX" => "2")
   end
 
+  it "starts bin/nettyrack again with the settings in JRUBY_OPTS" do
+    env, *command = described_class.relaunch(["-Xmx512m"], { "JRUBY_OPTS" => "--dev" }, %w[-p 3000])
+    expect(env).to include("JRUBY_OPTS" => "-J-Xmx512m --dev", described_class::MARK => "1")
+    expect(command).to eq([RbConfig.ruby, File.expand_path($PROGRAM_NAME), "-p", "3000"])
+  end
+
+  it "starts an executable WAR's JVM again with the settings after its own flags, JRUBY_OPTS untouched" do
+    war = { "NETTYRACK_WAR" => "/srv/app.war", "JRUBY_OPTS" => "--dev" }
+    env, java, *rest = described_class.relaunch(["-Xmx512m"], war, %w[-p 3000])
+    expect(env).to eq(described_class::MARK => "1", "MALLOC_ARENA_MAX" => "2")
+    expect(java).to eq(File.join(ENV_JAVA["java.home"], "bin", "java"))
+    own = described_class.current.first
+    expect(rest).to eq([*own, "-Xmx512m", "-jar", "/srv/app.war", "-p", "3000"])
+  end
+
+  it "counts only the WAR's java command line as given, not JAVA_OPTS it never read" do
+    war = { "NETTYRACK_WAR" => "/srv/app.war", "JAVA_OPTS" => "-Xmx300m" }
+    expect(described_class.missing([], 25, 24 * gib, war)).to include("-Xmx512m")
+    expect(described_class.missing(["-Xmx300m"], 25, 24 * gib, war)).not_to include("-Xmx512m")
+  end
+
   it "limits glibc's malloc arenas to 2, unless the user set a number" do
     expect(described_class.environment([], {})).to include("MALLOC_ARENA_MAX" => "2")
     expect(described_class.environment([], "MALLOC_ARENA_MAX" => "8")).to include("MALLOC_ARENA_MAX" => "8")

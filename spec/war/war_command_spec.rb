@@ -94,6 +94,23 @@ RSpec.describe "nettyrack war" do
     end
   end
 
+  it "starts its JVM once more with bin/nettyrack's settings, same pid, and unpacks the WAR once" do
+    Dir.mktmpdir("war-run") do |tmp|
+      java_jar(@war, "-b", "tcp://127.0.0.1:0", tmpdir: tmp, env: { "NETTYRACK_JVM" => nil }) do |child|
+        port = war_port(child)
+        expect(fetch("http://127.0.0.1:#{port}/hi", timeout: 60).body).to eq("hello from a WAR /hi in staging")
+        jvm = File.binread("/proc/#{child.pid}/cmdline").split("\0")
+        expect(jvm).to include("-Djava.io.tmpdir=#{tmp}", "-XX:TieredStopAtLevel=1", "-jar", @war)
+        expect(jvm.grep(/\A-Xmx\d+m\z/).size).to eq(1), jvm.join(" ")
+        expect(jvm.index("-jar")).to be > jvm.index("-XX:TieredStopAtLevel=1")
+        expect(Dir.children(tmp).grep(/\Anettyrack-war-/).size).to eq(1)
+        child.signal("TERM")
+        expect(child.wait(timeout: 60).exitstatus).to eq(0)
+        expect(Dir.children(tmp).grep(/\Anettyrack-war-/)).to eq([])
+      end
+    end
+  end
+
   it "reads $PORT as bin/nettyrack does" do
     Dir.mktmpdir("war-run") do |tmp|
       java_jar(@war, tmpdir: tmp, env: { "PORT" => "web" }) do |child|

@@ -19,10 +19,16 @@ import java.util.zip.ZipFile;
  * serves from there) goes back to {@code WEB-INF/public/}, where the app itself looks for
  * it when no container is in front. {@code META-INF/} and this package's own classes stay
  * behind. Entry names that would land outside the directory are refused.
+ *
+ * <p>When bin/nettyrack starts the JVM once more with its settings (same pid, {@code exec}),
+ * the new JVM takes over the directory the first one unpacked ({@link #adopt}) rather than
+ * unpacking the WAR a second time: a marker file names the WAR, its size and time.
  */
 final class WarExtraction {
     static final String WEB_INF = "WEB-INF/";
     private static final String LAUNCHER_CLASSES = WarExtraction.class.getPackageName().replace('.', '/') + "/";
+
+    static final String MARKER = ".nettyrack-war";
 
     private final Path root;
 
@@ -34,6 +40,7 @@ final class WarExtraction {
     static WarExtraction unpack(Path war, Path parent) throws IOException {
         WarExtraction extraction = new WarExtraction(Files.createTempDirectory(parent, "nettyrack-war-"));
         try (ZipFile zip = new ZipFile(war.toFile())) {
+            Files.writeString(extraction.root.resolve(MARKER), identity(war));
             Enumeration<? extends ZipEntry> entries = zip.entries();
             while (entries.hasMoreElements()) {
                 ZipEntry entry = entries.nextElement();
@@ -47,6 +54,27 @@ final class WarExtraction {
             throw e;
         }
         return extraction;
+    }
+
+    /**
+     * The directory {@code root} as this WAR's extraction, when a JVM before this one (the same
+     * process, before an exec) unpacked exactly this WAR there; null otherwise.
+     */
+    static WarExtraction adopt(Path root, Path war) {
+        try {
+            Path marker = root.resolve(MARKER);
+            if (Files.isRegularFile(marker) && Files.readString(marker).equals(identity(war))) {
+                return new WarExtraction(root);
+            }
+        } catch (IOException | RuntimeException e) {
+            // not ours to take over: unpack afresh
+        }
+        return null;
+    }
+
+    private static String identity(Path war) throws IOException {
+        Path absolute = war.toAbsolutePath();
+        return absolute + "\n" + Files.size(absolute) + "\n" + Files.getLastModifiedTime(absolute).toMillis() + "\n";
     }
 
     /**

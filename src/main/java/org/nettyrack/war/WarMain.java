@@ -30,9 +30,18 @@ import java.util.stream.Stream;
  * and, when a Gemfile is packaged, {@code $BUNDLE_GEMFILE} set to it and {@code $BUNDLE_WITHOUT}
  * defaulting to the groups left out of the WAR (so {@code require "bundler/setup"} does not
  * look for them). Its exit status is the JVM's.
+ *
+ * <p>bin/nettyrack starts its JVM once more with the settings it runs best with when this one
+ * lacks them (lib/nettyrack/jvm_tuning.rb): {@code $NETTYRACK_WAR} tells it which WAR to hand
+ * {@code java -jar}, and {@code $NETTYRACK_WAR_UNPACKED} tells the next JVM where this one
+ * unpacked it.
  */
 public final class WarMain {
     static final String PROPERTIES = "META-INF/nettyrack/war.properties";
+    /** The WAR's path, for bin/nettyrack's own restart with JVM settings. */
+    static final String WAR_VARIABLE = "NETTYRACK_WAR";
+    /** Where the JVM before this one (same process) unpacked the WAR. */
+    static final String UNPACKED_VARIABLE = "NETTYRACK_WAR_UNPACKED";
 
     private WarMain() {
     }
@@ -55,12 +64,11 @@ public final class WarMain {
     static int run(String[] args) throws Exception {
         Path war = ownArchive();
         Properties properties = properties();
-        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        WarExtraction extraction = WarExtraction.unpack(war, tmp);
+        WarExtraction extraction = extraction(war);
         Thread cleanup = new Thread(extraction::delete, "nettyrack-war-cleanup");
         Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            return runJRuby(extraction.appDirectory(), properties, args);
+            return runJRuby(war, extraction, properties, args);
         } finally {
             extraction.delete();
             try {
@@ -71,14 +79,24 @@ public final class WarMain {
         }
     }
 
-    private static int runJRuby(Path app, Properties properties, String[] args) throws Exception {
+    private static WarExtraction extraction(Path war) throws IOException {
+        String unpacked = System.getenv(UNPACKED_VARIABLE);
+        WarExtraction adopted = unpacked == null || unpacked.isEmpty() ? null : WarExtraction.adopt(Path.of(unpacked), war);
+        return adopted != null ? adopted : WarExtraction.unpack(war, Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    private static int runJRuby(Path war, WarExtraction extraction, Properties properties, String[] args) throws Exception {
+        Path app = extraction.appDirectory();
         URLClassLoader loader = new URLClassLoader("nettyrack-war", jars(app.resolve("lib")),
                 WarMain.class.getClassLoader());
         Thread.currentThread().setContextClassLoader(loader);
         Class<?> configClass = loader.loadClass("org.jruby.RubyInstanceConfig");
         Object config = configClass.getConstructor().newInstance();
         configClass.getMethod("setCurrentDirectory", String.class).invoke(config, app.toString());
-        configClass.getMethod("setEnvironment", Map.class).invoke(config, environment(app, properties));
+        Map<String, String> env = environment(app, properties);
+        env.put(WAR_VARIABLE, war.toString());
+        env.put(UNPACKED_VARIABLE, extraction.root().toString());
+        configClass.getMethod("setEnvironment", Map.class).invoke(config, env);
         Class<?> mainClass = loader.loadClass("org.jruby.Main");
         Object main = mainClass.getConstructor(configClass).newInstance(config);
         Object status = mainClass.getMethod("run", String[].class).invoke(main, (Object) rubyArgs(app, properties, args));
@@ -98,9 +116,6 @@ public final class WarMain {
         env.put("GEM_PATH", app.resolve("gems").toString());
         env.remove("GEM_HOME");
         env.putIfAbsent("RACK_ENV", properties.getProperty("rack.env", "production"));
-        // bin/nettyrack may start its JVM once more with tuning flags it lacks; this JVM is the
-        // one `java $JAVA_OPTS -jar` started, with the user's flags, and cannot be restarted so.
-        env.put("NETTYRACK_JVM", "off");
         Path gemfile = app.resolve("Gemfile");
         if (Files.isRegularFile(gemfile)) {
             env.put("BUNDLE_GEMFILE", gemfile.toString());

@@ -62,6 +62,27 @@ class WarExtractionTest {
         assertNull(WarExtraction.target("META-INF/x"));
     }
 
+    @Test
+    void aJvmStartedInTheSameProcessTakesOverWhatTheFirstUnpacked() throws IOException {
+        Path war = war(Map.of("WEB-INF/config.ru", "run App"));
+        WarExtraction first = WarExtraction.unpack(war, tmp);
+        WarExtraction adopted = WarExtraction.adopt(first.root(), war);
+        assertEquals(first.root(), adopted.root());
+        assertEquals("run App", Files.readString(adopted.appDirectory().resolve("config.ru")));
+        first.delete();
+    }
+
+    @Test
+    void takesOverNothingButAnUnpackingOfThisVeryWar() throws IOException {
+        Path war = war(Map.of("WEB-INF/config.ru", "run App"));
+        WarExtraction first = WarExtraction.unpack(war, tmp);
+        assertNull(WarExtraction.adopt(tmp.resolve("missing"), war));
+        assertNull(WarExtraction.adopt(tmp, war), "a directory without the marker");
+        Files.writeString(war, "a new build of the WAR, longer than the old one");
+        assertNull(WarExtraction.adopt(first.root(), war), "the WAR changed since it was unpacked");
+        first.delete();
+    }
+
     private Path war(Map<String, String> entries) throws IOException {
         Path war = tmp.resolve("app.war");
         try (OutputStream file = Files.newOutputStream(war); ZipOutputStream zip = new ZipOutputStream(file)) {
