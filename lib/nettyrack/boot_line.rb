@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "control"
+require_relative "jvm_tuning"
 require_relative "version"
 
 module Nettyrack
@@ -12,6 +13,8 @@ module Nettyrack
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, PROXY protocol) listening on ...
   # and, with ssl:// listeners, what does TLS:
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, TLS by OpenSSL (BoringSSL)) listening on https://...
+  # and, when bin/nettyrack started the JVM with its settings, for how much memory (JvmTuning):
+  #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, memory profile small (512 MB container)) listening on ...
   #
   # With a control endpoint, a second line says where (Control.boot_line); #lines gives both.
   module BootLine
@@ -27,9 +30,11 @@ module Nettyrack
       java = ENV_JAVA["java.specification.version"]
       threads = server.configuration.threads.last
       public_dir = server.configuration[:public_dir]
+      profile = JvmTuning.profile
       extras = "#{pubsub(server.pubsub)}#{', PROXY protocol' if server.configuration.proxy_protocol?}" \
                "#{", TLS by #{server.tls_engine}" if server.tls_engine}" \
-               "#{", public files from #{public_dir}" if public_dir}"
+               "#{", public files from #{public_dir}" if public_dir}" \
+               "#{", #{profile}" if profile}"
       "nettyrack #{VERSION} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads#{extras}) " \
         "listening on #{server.urls.join(', ')}"
     end

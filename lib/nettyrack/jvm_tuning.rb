@@ -16,12 +16,18 @@ module Nettyrack
   # This file only decides; bin/nettyrack does the exec.
   module JvmTuning
     # [family pattern (what counts as "already set"), the setting (or a block of the memory the
-    # JVM may use, in bytes, and its cores giving it, or nil), the Java versions it needs]
+    # JVM may use, in bytes, and its cores giving it, or nil; one flag or several), the oldest
+    # and newest Java it is for]
     # A block may also take the flags the user gave (a setting that only makes sense beside
     # another of ours looks there).
-    Setting = Struct.new(:family, :flag, :min_java) do
+    Setting = Struct.new(:family, :flag, :min_java, :max_java) do
+      # The flags (none, one or several) for this machine.
       def for_machine(bytes, cores, given)
-        flag.respond_to?(:call) ? flag.call(bytes, cores, given) : flag
+        Array(flag.respond_to?(:call) ? flag.call(bytes, cores, given) : flag)
+      end
+
+      def for_java?(version)
+        version >= min_java && (max_java.nil? || version <= max_java)
       end
     end
 
@@ -51,13 +57,32 @@ module Nettyrack
       # 256 MB, where Heroku's own JAVA_OPTS say -Xmx300m, which then wins).
       Setting.new(HEAP_FAMILY,
                   ->(memory, _cores, _given) { "-Xmx#{[HEAP_CAP, memory / 2].min / MIB}m" }, 8),
-      # In a container of 768 MB or less (a 512 MB Heroku dyno), C1 only. C2's compilations of
-      # JRuby's code (arenas of up to 60 MB each) and its larger code took the Rails example past
-      # a 512 MB memory cgroup after about 80 s of load, with Heroku's own -Xmx300m; with C1
-      # only it stayed at 327 MB RSS. C1 peaks at about half of C2's throughput: a bigger dyno
-      # (or -J-XX:TieredStopAtLevel=4) gets it back.
+      # In a container of 768 MB or less (a 512 MB Heroku dyno) on Java 21 or older, C1 only:
+      # C2's compilations of JRuby's code took the Rails example past a 512 MB memory cgroup
+      # within 30-80 s of load, with Heroku's own -Xmx300m. From Java 22 a compilation's memory
+      # can be bounded (MemLimit, below), and C2 stays: side by side in a 512 MB cgroup,
+      # 4,000-4,400 req/s after 150 s against C1's 1,160.
       Setting.new(/TieredStopAtLevel|TieredCompilation/,
-                  ->(memory, _cores, _given) { "-XX:TieredStopAtLevel=1" if memory <= SMALL_MEMORY }, 8),
+                  ->(memory, _cores, _given) { "-XX:TieredStopAtLevel=1" if memory <= SMALL_MEMORY }, 8, 21),
+      # At most 32 MB of arenas per JIT compilation (Java 22+); a compilation that needs more
+      # stops, and its method stays at the tier it has. Unbounded, C2's compilations of JRuby's
+      # code took arenas of up to 377 MB at once (NMT's peak, the Rails example under load with
+      # four compiler threads; RSS then fell back); with the bound, 34-37 MB, at the same req/s.
+      # `quiet`: the JVM would print the command on stdout at start.
+      Setting.new(/MemLimit/, ["-XX:CompileCommand=quiet", "-XX:CompileCommand=MemLimit,*.*,32m"], 22),
+      # In a small container, the code cache at 80 MB (240 MB by default): the Rails example
+      # filled 89 MB unbounded and 60 MB bounded, never full (with the heap setting below, in a
+      # 512 MB cgroup: 4,000-4,360 req/s against 4,080-4,600 without either, one run each).
+      Setting.new(/ReservedCodeCacheSize/,
+                  ->(memory, _cores, _given) { "-XX:ReservedCodeCacheSize=80m" if memory <= SMALL_MEMORY }, 22),
+      # In a small container, the heap the serial collector keeps close to what is live: it
+      # shrinks when more than 20 % is free after a collection (70 % by default) and grows when
+      # less than 10 % is. The Rails example (an 83 MB live set) committed 139 MB of heap
+      # instead of 207 MB under Heroku's -Xmx300m, which stays the ceiling.
+      Setting.new(/HeapFreeRatio/,
+                  lambda do |memory, _cores, _given|
+                    %w[-XX:MaxHeapFreeRatio=20 -XX:MinHeapFreeRatio=10] if memory <= SMALL_MEMORY
+                  end, 22),
       # The parallel collector where the JVM would pick G1 (more than 768 MB): in three side-by-
       # side runs on the Rails example under 100 clients it spent 15-30 % less CPU per request
       # once warm than G1 (whose write barriers and concurrent marking JRuby's allocation rate
@@ -80,9 +105,14 @@ module Nettyrack
       # small containers: warm-up is C2 compiling JRuby's code while the workers take the cores,
       # and more compiler threads get it more of them. Side by side on the Rails example under
       # load, 2,562 req/s in the sixth round against 625 with the JVM's two; warm, the same. They
-      # sit idle once the code is compiled.
+      # sit idle once the code is compiled. In a small container two (one C1, one C2) however
+      # many cores the host shows, so that one C2 compilation at a time holds arenas.
       Setting.new(/CICompilerCount/,
-                  ->(memory, cores, _given) { "-XX:CICompilerCount=4" if memory > SMALL_MEMORY && cores <= 4 }, 8),
+                  lambda do |memory, cores, _given|
+                    if memory <= SMALL_MEMORY then "-XX:CICompilerCount=2"
+                    elsif cores <= 4 then "-XX:CICompilerCount=4"
+                    end
+                  end, 8),
       # Gives the C library's free memory back to the system every 5 s. C2's compilations malloc
       # arenas of up to 60 MB and free them, and glibc keeps the pages: side by side, the Rails
       # example under load held 757 MB RSS with four compiler threads and 499 MB with this, at
@@ -107,12 +137,37 @@ module Nettyrack
 
       # An executable WAR's JVM was started by `java ... -jar`: only its own arguments count.
       given = Relaunch.war?(env) ? jvm_args : jvm_args + java_flags(env["JAVA_OPTS"]) + java_flags(env["JRUBY_OPTS"])
-      SETTINGS.filter_map do |setting|
-        next if java_version < setting.min_java
-        next if given.any? { |arg| setting.family.match?(arg) }
+      SETTINGS.flat_map do |setting|
+        next [] unless setting.for_java?(java_version)
+        next [] if given.any? { |arg| setting.family.match?(arg) }
 
         setting.for_machine(memory, cores, given)
       end
+    end
+
+    # The boot line's words for the settings this JVM runs with: the profile and why, e.g.
+    # "memory profile small (512 MB container)"; nil when bin/nettyrack did not start it with
+    # its settings (rackup, an embedded server, NETTYRACK_JVM=off, all of them given).
+    # machine: the machine's own memory (a container's limit is less).
+    def profile(env = ENV, memory: nil, machine: nil)
+      return nil unless env[MARK] == "1"
+
+      memory ||= current.last
+      machine ||= machine_memory
+      size = memory <= SMALL_MEMORY ? "small" : "standard"
+      "memory profile #{size} (#{amount(memory)} #{machine && memory < machine ? 'container' : 'machine'})"
+    end
+
+    def amount(bytes)
+      bytes >= 1024 * MIB ? "#{(bytes.to_f / (1024 * MIB)).round} GB" : "#{bytes / MIB} MB"
+    end
+
+    # MemTotal of /proc/meminfo in bytes; nil where there is none.
+    def machine_memory
+      File.foreach("/proc/meminfo") { |line| return Integer(line[/\d+/]) * 1024 if line.start_with?("MemTotal:") }
+      nil
+    rescue SystemCallError, ArgumentError, TypeError
+      nil
     end
 
     # Whether these arguments start a server (not `nettyrack ctl ...`, `nettyrack war ...`,

@@ -20,6 +20,14 @@ RSpec.describe Nettyrack::BootLine do
     expect(described_class.for(server)).to end_with("4 threads, PROXY protocol) listening on http://0.0.0.0:80")
   end
 
+  it "names the memory profile bin/nettyrack started the JVM with" do
+    allow(Nettyrack::JvmTuning).to receive(:profile).and_return("memory profile small (512 MB container)")
+    configuration = Nettyrack::Configuration.merge({ threads: [1, 4] })
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, tls_engine: nil,
+                                                urls: ["http://0.0.0.0:80"])
+    expect(described_class.for(server)).to end_with("4 threads, memory profile small (512 MB container)) listening on http://0.0.0.0:80")
+  end
+
   it "names the public directory when there is one" do
     configuration = Nettyrack::Configuration.merge({ threads: [1, 4], public_dir: "/srv/app/public" })
     server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new, tls_engine: nil,

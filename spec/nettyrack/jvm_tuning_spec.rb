@@ -7,8 +7,8 @@ RSpec.describe Nettyrack::JvmTuning do
 
   it "adds every setting to a bare JVM of a recent Java on a big machine" do
     expect(described_class.missing([], 25, 24 * gib, {}, 2))
-      .to eq(["-Xmx512m", "-XX:+UseParallelGC", "-XX:GCTimeRatio=19", "-Xms64m", "-XX:CICompilerCount=4",
-              "-XX:TrimNativeHeapInterval=5000",
+      .to eq(["-Xmx512m", "-XX:CompileCommand=quiet", "-XX:CompileCommand=MemLimit,*.*,32m", "-XX:+UseParallelGC",
+              "-XX:GCTimeRatio=19", "-Xms64m", "-XX:CICompilerCount=4", "-XX:TrimNativeHeapInterval=5000",
               "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"])
   end
 
@@ -19,21 +19,37 @@ RSpec.describe Nettyrack::JvmTuning do
   end
 
   it "gives the heap at most half of the memory the machine or container has" do
-    expect(described_class.missing([], 17, gib / 2, {}, 2)).to eq(["-Xmx256m", "-XX:TieredStopAtLevel=1"])
+    expect(described_class.missing([], 17, gib / 2, {}, 2).grep(/Xmx/)).to eq(["-Xmx256m"])
     expect(described_class.missing([], 17, 1000 * 1024 * 1024, {}, 8))
       .to eq(["-Xmx500m", "-XX:+UseParallelGC", "-XX:GCTimeRatio=19", "-Xms64m"])
   end
 
-  it "compiles with C1 only in a container of 768 MB or less, unless the user chose a tier" do
-    expect(described_class.missing([], 25, 768 * 1024 * 1024, {})).to include("-XX:TieredStopAtLevel=1")
-    expect(described_class.missing([], 25, 769 * 1024 * 1024, {})).not_to include("-XX:TieredStopAtLevel=1")
-    expect(described_class.missing([], 25, gib / 2, "JAVA_OPTS" => "-Xmx300m -Xss512k")).to eq(
-      ["-XX:TieredStopAtLevel=1", "-XX:TrimNativeHeapInterval=5000", "-XX:+UseCompactObjectHeaders",
-       "--enable-native-access=ALL-UNNAMED"]
-    )
-    expect(described_class.missing([], 25, gib / 2, "JRUBY_OPTS" => "-J-XX:TieredStopAtLevel=4"))
+  it "compiles with C1 only in a container of 768 MB or less on Java 21 and older, unless the user chose a tier" do
+    expect(described_class.missing([], 21, 768 * 1024 * 1024, {})).to include("-XX:TieredStopAtLevel=1")
+    expect(described_class.missing([], 17, gib / 2, {}, 2)).to eq(["-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=2"])
+    expect(described_class.missing([], 21, 769 * 1024 * 1024, {})).not_to include("-XX:TieredStopAtLevel=1")
+    expect(described_class.missing([], 21, gib / 2, "JRUBY_OPTS" => "-J-XX:TieredStopAtLevel=4"))
       .not_to include("-XX:TieredStopAtLevel=1")
-    expect(described_class.missing(["-XX:-TieredCompilation"], 25, gib / 2, {})).not_to include("-XX:TieredStopAtLevel=1")
+    expect(described_class.missing(["-XX:-TieredCompilation"], 21, gib / 2, {})).not_to include("-XX:TieredStopAtLevel=1")
+  end
+
+  it "keeps C2 in a small container from Java 22, its compilations, code cache and heap bounded" do
+    expect(described_class.missing([], 25, gib / 2, "JAVA_OPTS" => "-Xmx300m -Xss512k -XX:CICompilerCount=2")).to eq(
+      ["-XX:CompileCommand=quiet", "-XX:CompileCommand=MemLimit,*.*,32m", "-XX:ReservedCodeCacheSize=80m",
+       "-XX:MaxHeapFreeRatio=20", "-XX:MinHeapFreeRatio=10", "-XX:TrimNativeHeapInterval=5000",
+       "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"]
+    )
+    expect(described_class.missing([], 22, 768 * 1024 * 1024, {}, 16)).to include("-XX:CICompilerCount=2")
+    expect(described_class.missing([], 25, 24 * gib, {}).grep(/ReservedCodeCache|HeapFreeRatio/)).to eq([])
+    expect(described_class.missing(["-XX:ReservedCodeCacheSize=128m"], 25, gib / 2, {}).grep(/ReservedCodeCache/))
+      .to eq([])
+    expect(described_class.missing(["-XX:CompileCommand=MemLimit,*.*,64m"], 25, gib / 2, {}).grep(/CompileCommand/))
+      .to eq([])
+  end
+
+  it "bounds every JIT compilation's memory from Java 22, on any machine" do
+    expect(described_class.missing([], 22, 24 * gib, {})).to include("-XX:CompileCommand=MemLimit,*.*,32m")
+    expect(described_class.missing([], 21, 24 * gib, {}).grep(/CompileCommand/)).to eq([])
   end
 
   it "collects with the parallel collector above 768 MB, unless the user chose a collector" do
@@ -59,7 +75,7 @@ RSpec.describe Nettyrack::JvmTuning do
   it "starts four JIT compiler threads on up to 4 cores outside small containers, unless the user chose" do
     expect(described_class.missing([], 25, 24 * gib, {}, 4)).to include("-XX:CICompilerCount=4")
     expect(described_class.missing([], 25, 24 * gib, {}, 8).grep(/CICompilerCount/)).to eq([])
-    expect(described_class.missing([], 25, gib / 2, {}, 2).grep(/CICompilerCount/)).to eq([])
+    expect(described_class.missing([], 25, gib / 2, {}, 2).grep(/CICompilerCount/)).to eq(["-XX:CICompilerCount=2"])
     expect(described_class.missing([], 25, 24 * gib, { "JAVA_OPTS" => "-XX:CICompilerCount=2" }, 2)
       .grep(/CICompilerCount/)).to eq([])
   end
@@ -126,6 +142,14 @@ RSpec.describe Nettyrack::JvmTuning do
   it "tunes servers only, not nettyrack ctl, nettyrack war, --help or --version" do
     expect([%w[-p 3000 config.ru], [], %w[ctl stats], %w[war app], %w[--help], %w[-v]].map { |argv| described_class.serving?(argv) })
       .to eq([true, true, false, false, false, false])
+  end
+
+  it "names its memory profile and why on the boot line, when bin/nettyrack started the JVM with its settings" do
+    tuned = { described_class::MARK => "1" }
+    expect(described_class.profile(tuned, memory: gib / 2, machine: 24 * gib)).to eq("memory profile small (512 MB container)")
+    expect(described_class.profile(tuned, memory: 24 * gib, machine: 24 * gib)).to eq("memory profile standard (24 GB machine)")
+    expect(described_class.profile(tuned, memory: 2 * gib, machine: 24 * gib)).to eq("memory profile standard (2 GB container)")
+    expect(described_class.profile({}, memory: gib / 2, machine: 24 * gib)).to be_nil
   end
 
   it "reads the running JVM" do
