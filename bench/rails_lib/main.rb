@@ -11,7 +11,7 @@ require_relative "dyno"
 module RailsBench
   ROOT = RailsServers::ROOT
   RESULTS = ENV.fetch("BENCH_RESULTS", File.join(ROOT, "bench/results"))
-  ONLY = ENV.fetch("BENCH_ONLY", "nettyrack,puma-cluster,puma-single,jruby-rack,nettyrack-heroku").split(/[ ,]+/)
+  ONLY = ENV.fetch("BENCH_ONLY", "nettyrack,puma-cluster,puma-single,jruby-rack,nettyrack-heroku,puma-heroku").split(/[ ,]+/)
   CURVE = Integer(ENV.fetch("BENCH_CURVE", "300"))
   DURATION = Integer(ENV.fetch("BENCH_DURATION", "10"))
   PATHS = { "hello" => "/", "json" => "/json/21" }.freeze
@@ -36,12 +36,13 @@ module RailsBench
     File.write(File.join(dir, "report.md"), report)
   end
 
-  # The Heroku profile runs in a 512 MB memory cgroup when the machine allows one (Dyno).
+  # The Heroku rows run in a 512 MB memory cgroup when the machine allows one (Dyno).
   DYNO_MB = 512
+  DYNO_SERVERS = %w[nettyrack-heroku puma-heroku].freeze
 
   def measure(name, spec, dir)
-    dyno = Dyno.create("nettyrack-bench-#{Process.pid}", DYNO_MB) if name == "nettyrack-heroku"
-    log "#{name}: #{dyno ? "in a #{DYNO_MB} MB memory cgroup" : 'no memory cgroup here: JVM settings only'}" if name == "nettyrack-heroku"
+    dyno = Dyno.create("nettyrack-bench-#{Process.pid}", DYNO_MB) if DYNO_SERVERS.include?(name)
+    log "#{name}: #{dyno ? "in a #{DYNO_MB} MB memory cgroup" : 'no memory cgroup here: settings only'}" if DYNO_SERVERS.include?(name)
     server = RailsServers::Server.new(name, spec, log: File.join(dir, "#{name}.log"), dyno: dyno)
     row = { "server" => name, "boot_s" => server.boot_seconds.round(1), "curve" => [], "runs" => {} }
     (CURVE / 10).times { row["curve"] << wrk(server.port, "/", 100, 10, script: MIXED) }

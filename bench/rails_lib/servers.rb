@@ -13,7 +13,7 @@ module RailsServers
   CLEAN = { "PATH" => "/usr/local/bin:/usr/bin:/bin", "HOME" => ENV.fetch("HOME", "/root"), "LANG" => "C.UTF-8",
             "RACK_ENV" => "production", "RAILS_ENV" => "production" }.freeze
   # Heroku's JVM settings for a 512 MB dyno (the JRuby buildpack's JAVA_OPTS).
-  HEROKU_JAVA_OPTS = "-Xmx300m -Xss512k -XX:CICompilerCount=2"
+  HEROKU_JAVA_OPTS = "-Xmx300m -Xss512k -XX:CICompilerCount=2 -Dfile.encoding=UTF-8"
 
   module_function
 
@@ -30,6 +30,11 @@ module RailsServers
          ["jruby", "#{ROOT}/bin/nettyrack", "-e", "production", "#{APP}/config.ru"]]
       end,
       "puma-cluster" => ->(port) { [CLEAN, puma(port, "-w", "2", "-t", "2:2"), true] },
+      # The same Puma in the same kind of 512 MB dyno as nettyrack-heroku, started as a Procfile would.
+      "puma-heroku" => lambda do |port|
+        [CLEAN.merge("PORT" => port.to_s),
+         [CRUBY, "/usr/bin/puma", "-q", "-e", "production", "-w", "2", "-t", "2:2", "-p", port.to_s, "#{APP}/config.ru"], true]
+      end,
       "puma-single" => ->(port) { [CLEAN, puma(port, "-t", "16:16"), true] },
       "jruby-rack" => ->(port) { [{ "RACK_ENV" => "production" }, jruby_rack(port)] }
     }

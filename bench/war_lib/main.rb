@@ -11,7 +11,7 @@ require_relative "report"
 module WarBench
   ROOT = WarServers::ROOT
   RESULTS = ENV.fetch("BENCH_RESULTS", File.join(ROOT, "bench/results"))
-  ONLY = ENV.fetch("BENCH_ONLY", "nettyrack-filter,nettyrack-filter-unbounded,jruby-rack,nettyrack").split(/[ ,]+/)
+  ONLY = ENV.fetch("BENCH_ONLY", "nettyrack-filter,nettyrack-filter-unbounded,jruby-rack,nettyrack,nettyrack-war").split(/[ ,]+/)
   WARMUP = Integer(ENV.fetch("BENCH_WARMUP", "20"))
   DURATION = Integer(ENV.fetch("BENCH_DURATION", "10"))
   THREADS = Integer(ENV.fetch("BENCH_JETTY_THREADS", "16"))

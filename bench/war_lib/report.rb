@@ -22,6 +22,7 @@ module WarReport
     ok.each { |row| lines << result_row(row) }
     rows.select { |row| row["failed"] }.each { |row| lines << "| #{row['server']} | failed: #{row['failed']} |" }
     lines.concat(["", *targets(ok)])
+    lines.concat(["", "| target (issue 21) | this run | |", "| --- | --- | --- |", *war_rss(ok)]) unless war_rss(ok).empty?
     "#{lines.join("\n")}\n"
   end
 
@@ -60,6 +61,16 @@ module WarReport
      "#{met(vs_netty.min >= 0.6)} |",
      "| per-client min/max ≥ 0.9 (h2load c10, c100) | #{fairness.join(', ')} | #{met(fairness.min >= 0.9)} |",
      "| zero errors | #{errors(ours)} | #{met(errors(ours).zero?)} |"]
+  end
+
+  # Issue 21's target for `java -jar`: the executable WAR's RSS within 10 % of bin/nettyrack's.
+  def war_rss(rows)
+    war, netty = %w[nettyrack-war nettyrack].map { |name| rows.find { |r| r["server"] == name } }
+    return [] unless war && netty && war["rss_mb"] && netty["rss_mb"]
+
+    ratio = war["rss_mb"].to_f / netty["rss_mb"]
+    ["| `java -jar` RSS within 10 % of bin/nettyrack's | #{war['rss_mb']} MB against #{netty['rss_mb']} MB " \
+     "(#{(100 * ratio).round} %) | #{met(ratio <= 1.1)} |"]
   end
 
   def ratios(row, other)

@@ -11,8 +11,10 @@ require_relative "../rails_lib/servers"
 #   jruby-rack        the same app, JRuby jars and Rack gem as an exploded web app with jruby-rack
 #                     2.0's listener and RackFilter, one runtime, in the same Jetty
 #   nettyrack         bin/nettyrack, the Netty door
+#   nettyrack-war     the WAR of nettyrack-filter run alone, `java -jar hello.war` (the Netty door)
 # Both Jetty JVMs get the JVM settings bin/nettyrack gives itself (lib/nettyrack/jvm_tuning.rb)
 # and neither the toolchain's GEM_PATH nor its JRUBY_OPTS: each web app brings what it needs.
+# The executable WAR gets no flags but its temporary directory, as a user's `java -jar` would.
 module WarServers
   ROOT = RailsServers::ROOT
   HELLO = File.join(ROOT, "bench/hello.ru")
@@ -38,6 +40,10 @@ module WarServers
       "nettyrack" => lambda do |port|
         [{ "JRUBY_OPTS" => jruby_opts },
          ["jruby", "#{ROOT}/bin/nettyrack", "-q", "-b", "tcp://127.0.0.1:#{port}", "-e", "production", HELLO]]
+      end,
+      "nettyrack-war" => lambda do |port|
+        [OUTSIDE_TOOLCHAIN,
+         ["java", "-Djava.io.tmpdir=#{tmpdir}", "-jar", WAR, "-q", "-b", "tcp://127.0.0.1:#{port}", "-e", "production"]]
       end
     }
   end
