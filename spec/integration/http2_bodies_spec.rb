@@ -47,9 +47,9 @@ RSpec.describe "HTTP/2 request bodies" do
     out
   end
 
-  def raw_upload(port, size:, declare:, trailers: nil)
-    PythonClients.run("clients/h2_upload.py", { port: port, size: size, declare: declare, trailers: trailers },
-                      timeout: 40)
+  def raw_upload(port, size:, declare:, trailers: nil, content_length: nil)
+    PythonClients.run("clients/h2_upload.py", { port: port, size: size, declare: declare, trailers: trailers,
+                                                content_length: content_length }, timeout: 40)
   end
 
   it "gets a body of many windows, spooled past the body buffer, intact to a slow reader" do
@@ -100,6 +100,16 @@ RSpec.describe "HTTP/2 request bodies" do
             .to eq("HTTP/2 #{File.size(upload)} #{Digest::SHA256.file(upload).hexdigest} []"), "window #{window}"
         end
       end
+    end
+  end
+
+  it "resets a stream whose DATA does not match its content-length with PROTOCOL_ERROR, not CANCEL (RFC 9113 8.1.1)" do
+    with_push_server(digest) do |port|
+      [[1, 64], [100_000, 64]].each do |declared, sent|
+        report = raw_upload(port, size: sent, declare: true, content_length: declared)
+        expect(report.values_at("status", "reset")).to eq([nil, 1]), "content-length #{declared}, #{sent} bytes sent"
+      end
+      expect(curl_upload(port, file("after.bin", 10) { |n| "a" * n })).to start_with("HTTP/2 10 "), "the connection serves on"
     end
   end
 

@@ -2,6 +2,7 @@
 cannot show an early answer: it waits for window on a stream the server has ended).
 
 Reads JSON on stdin: {"port": N, "size": bytes, "declare": bool (send content-length),
+"content_length": N or null (declare this instead of the size: a wrong one),
 "trailers": {name: value} or null, "timeout": seconds}. Sends one POST of `size` bytes
 ("0123456789abcdef" repeated) on stream 1, as fast as the server's window allows, with trailers
 after the body when given. Prints one JSON report: {"status", "body", "reset" (the
@@ -25,7 +26,9 @@ sock = socket.create_connection(("127.0.0.1", spec["port"]))
 conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
 conn.initiate_connection()
 headers = [(":method", "POST"), (":path", "/upload"), (":scheme", "http"), (":authority", "127.0.0.1")]
-if spec.get("declare"):
+if spec.get("content_length") is not None:
+    headers.append(("content-length", str(spec["content_length"])))
+elif spec.get("declare"):
     headers.append(("content-length", str(size)))
 conn.send_headers(1, headers)
 report = {"status": None, "body": "", "reset": None, "sent": 0, "ended": False}

@@ -114,6 +114,9 @@ final class Http2Support {
         return Http2FrameCodecBuilder.forServer()
             .initialSettings(settings)
             .validateHeaders(true)
+            // A request without :method, :scheme or :path is malformed (RFC 9113 section
+            // 8.3.1): a stream error, not a request for the app.
+            .validateRequiredPseudoHeaders(true)
             .gracefulShutdownTimeoutMillis(config.shutdownTimeoutMillis())
             .decoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)
             .encoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)

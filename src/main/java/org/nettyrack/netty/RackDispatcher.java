@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
@@ -329,6 +330,13 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (ctx.channel() instanceof Http2StreamChannel && Http2CodecUtil.getEmbeddedHttp2Exception(cause) != null) {
+            // A protocol error on this stream (a frame in the wrong state, a content-length the
+            // DATA does not match): the stream channel's own end resets it with the error's
+            // code (RFC 9113 section 5.4.2); a plain close would reset it with CANCEL.
+            ctx.fireExceptionCaught(cause);
+            return;
+        }
         // Connection resets and the like: nothing to answer, the peer is gone.
         ctx.close();
     }
