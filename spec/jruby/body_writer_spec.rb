@@ -176,6 +176,18 @@ RSpec.describe "Rack responses" do
     end
   end
 
+  it "runs rack.response_finished callbacks in reverse order, as Rack 3.2's SPEC says" do
+    finished = Queue.new
+    app = lambda do |env|
+      %i[first second third].each { |name| env["rack.response_finished"] << ->(*) { finished << name } }
+      [200, {}, ["ok"]]
+    end
+    with_app(app) do |port|
+      expect(http_get(port, "/").code).to eq("200")
+      expect(Array.new(3) { BridgeHelper.take(finished, 5) }).to eq(%i[third second first])
+    end
+  end
+
   describe "application errors" do
     let(:failing) { ->(_env) { raise ArgumentError, "secret detail" } }
 

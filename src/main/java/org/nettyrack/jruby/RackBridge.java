@@ -233,7 +233,9 @@ public final class RackBridge implements RackHandler {
             }
         }
         RubyArray<?> list = (RubyArray<?>) callbacks;
-        for (int i = 0; i < list.getLength(); i++) {
+        // Rack 3.2's SPEC: "The callables will be called in reverse order" (the last registered
+        // first, as middleware unwinds).
+        for (int i = list.getLength() - 1; i >= 0; i--) {
             IRubyObject callback = list.entry(i);
             try {
                 callFinished.call(context, callback, callback,
