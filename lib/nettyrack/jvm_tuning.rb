@@ -67,7 +67,7 @@ module Nettyrack
       # At most 32 MB of arenas per JIT compilation (Java 22+); a compilation that needs more
       # stops, and its method stays at the tier it has. Unbounded, C2's compilations of JRuby's
       # code took arenas of up to 377 MB at once (NMT's peak, the Rails example under load with
-      # four compiler threads; RSS then fell back); with the bound, 34-37 MB, at the same req/s.
+      # four compiler threads; RSS then fell back); with the bound, 34-37 MB, at about the same req/s.
       # `quiet`: the JVM would print the command on stdout at start.
       Setting.new(/MemLimit/, ["-XX:CompileCommand=quiet", "-XX:CompileCommand=MemLimit,*.*,32m"], 22),
       # In a small container, the code cache at 80 MB (240 MB by default): the Rails example
