@@ -22,7 +22,8 @@ module WarReport
     ok.each { |row| lines << result_row(row) }
     rows.select { |row| row["failed"] }.each { |row| lines << "| #{row['server']} | failed: #{row['failed']} |" }
     lines.concat(["", *targets(ok)])
-    lines.concat(["", "| target (issue 21) | this run | |", "| --- | --- | --- |", *war_rss(ok)]) unless war_rss(ok).empty?
+    war_target = war_rss(ok)
+    lines.concat(["", "| target (issue 21) | this run | |", "| --- | --- | --- |", *war_target]) unless war_target.empty?
     "#{lines.join("\n")}\n"
   end
 

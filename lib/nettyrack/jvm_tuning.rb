@@ -206,9 +206,8 @@ module Nettyrack
     # The running JVM's arguments, feature version and the memory it sees (a container's
     # limit inside one); only on JRuby.
     def current
-      management = java.lang.management.ManagementFactory
-      [management.getRuntimeMXBean.getInputArguments.to_a, java.lang.Runtime.version.feature,
-       management.getOperatingSystemMXBean.getTotalMemorySize]
+      [Relaunch.jvm_arguments, java.lang.Runtime.version.feature,
+       java.lang.management.ManagementFactory.getOperatingSystemMXBean.getTotalMemorySize]
     end
   end
 end
