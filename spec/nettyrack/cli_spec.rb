@@ -163,6 +163,12 @@ RSpec.describe Nettyrack::CLI do
       expect(settings("--no-warmup")).to eq(warmup: false)
     end
 
+    it "takes a restart nice value from 0 to 19, and no other" do
+      expect(settings("--restart-nice", "0")).to eq(restart_nice: 0)
+      expect(settings("--restart-nice", "19")).to eq(restart_nice: 19)
+      expect(error("--restart-nice", "-1")).to start_with("invalid --restart-nice: ")
+    end
+
     it "says what is wrong with them in one line" do
       expect(error("--warmup", "/none/warm.txt"))
         .to eq("invalid --warmup: cannot read warm-up file /none/warm.txt: No such file or directory")
