@@ -26,7 +26,7 @@ module Nettyrack
     TCP = /\A(?:\[(?<host>[^\]]+)\]|(?<host>[^:\[\]\/]+)):(?<port>\d+)\z/
     PARAMS = {
       "tcp" => [].freeze,
-      "ssl" => %w[cert key keystore keystore-pass verify_mode ca].freeze,
+      "ssl" => %w[cert key keystore keystore-pass verify_mode ca alpn].freeze,
       "unix" => %w[mode backlog].freeze
     }.freeze
 

@@ -70,6 +70,7 @@ module Nettyrack
     #   ssl_bind "0.0.0.0", 9443, { cert: "config/server.pem", key: "config/server.key" }
     #   ssl_bind "0.0.0.0", 9443, keystore: "server.p12", keystore_pass: ENV["KEYSTORE_PASS"]
     #   ssl_bind "0.0.0.0", 9443, cert: "server.pem", key: "server.key", verify_mode: "force_peer", ca: "ca.pem"
+    #   ssl_bind "0.0.0.0", 9443, cert: "server.pem", key: "server.key", alpn: "http/1.1" # no HTTP/2 here
     def ssl_bind(host, port, options = {}, **keywords)
       params = options.merge(keywords).to_h { |name, value| [name.to_s.tr("_", "-").sub("verify-mode", "verify_mode"), value.to_s] }
       address = host.to_s.include?(":") ? "[#{host}]" : host

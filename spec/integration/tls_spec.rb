@@ -70,6 +70,16 @@ RSpec.describe "TLS listeners (ssl://)" do
     end
   end
 
+  it "offers HTTP/1.1 alone with alpn=http/1.1, so that h2 clients speak HTTP/1.1" do
+    app = ->(env) { [200, {}, [env["SERVER_PROTOCOL"]]] }
+    with_tls_server(app, alpn: "http/1.1") do |port|
+      expect(s_client(port, "-tls1_3", "-alpn", "h2,http/1.1")).to include("ALPN protocol: http/1.1")
+      expect(s_client(port, "-tls1_3", "-alpn", "h2")).to match(/No ALPN negotiated|no application protocol/)
+      out, err, status = curl("--cacert", @pem, "--http2", "-w", " %{http_version}", "https://localhost:#{port}/")
+      expect([status.exitstatus, err, out]).to eq([0, "", "HTTP/1.1 1.1"])
+    end
+  end
+
   it "serves HTTP/2 over TLS to curl, each stream seeing https, and HTTP/1.1 to who asks for it" do
     app = lambda do |env|
       [200, {}, ["#{env['SERVER_PROTOCOL']} #{env['rack.url_scheme']} #{env['HTTPS']} #{env['rack.input'].read}"]]
@@ -160,7 +170,8 @@ RSpec.describe "TLS listeners (ssl://)" do
     {
       { cert: @certs.path("missing.pem") } => /cert file .*missing\.pem: no such file\z/,
       { cert: other_pem } => /key .*server\.key does not match the certificate in .*other\.pem\z/,
-      { verify_mode: "force_peer" } => /verify_mode=force_peer needs ca=FILE/
+      { verify_mode: "force_peer" } => /verify_mode=force_peer needs ca=FILE/,
+      { alpn: "h3" } => %r{alpn must list h2 and/or http/1.1 .*got h3\z}
     }.each do |params, message|
       expect { with_tls_server(env_app, **params) { nil } }.to raise_error(Nettyrack::ConfigError, message)
     end

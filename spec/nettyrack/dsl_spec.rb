@@ -42,7 +42,7 @@ RSpec.describe Nettyrack::DSL do
     ])
     expect(error_for('ssl_bind "0.0.0.0", 9443, cert: "s.pem", ciphers: "x"'))
       .to eq('DIR/nettyrack.rb:1: ssl://0.0.0.0:9443?cert=s.pem&ciphers=x: ssl:// binds take no "ciphers" ' \
-             "(known: cert, key, keystore, keystore-pass, verify_mode, ca)")
+             "(known: cert, key, keystore, keystore-pass, verify_mode, ca, alpn)")
   end
 
   it "reads the pid file, the warm-up (a file or a block), and the restart timeout" do

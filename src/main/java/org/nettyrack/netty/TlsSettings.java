@@ -21,10 +21,12 @@ import org.nettyrack.core.ServerConfig;
  * <li>{@code verify_mode}: {@code none} (default), {@code peer} (ask for a client certificate,
  * verify it when sent), {@code force_peer} (refuse clients without one); the last two need
  * {@code ca}, a PEM file of the CAs client certificates must chain to.</li>
+ * <li>{@code alpn}: the application protocols ALPN offers, the server's preference first, from
+ * {@link AlpnRouter#OFFERED} ({@code h2,http/1.1} by default; {@code http/1.1} turns HTTP/2 off
+ * on this listener).</li>
  * </ul>
- * TLS 1.2 and 1.3 only, forward-secret AEAD suites only ({@link #CIPHERS}), ALPN with the
- * protocols {@link AlpnRouter#OFFERED}. Every failure is one {@link TlsSetupException} sentence
- * that starts with the bind's URL.
+ * TLS 1.2 and 1.3 only, forward-secret AEAD suites only ({@link #CIPHERS}). Every failure is one
+ * {@link TlsSetupException} sentence that starts with the bind's URL.
  */
 final class TlsSettings {
     static final List<String> PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
@@ -51,13 +53,14 @@ final class TlsSettings {
     private static SslContext build(Map<String, String> params) throws TlsSetupException {
         KeyMaterial material = keyMaterial(params);
         ClientAuth clientAuth = clientAuth(params);
+        List<String> alpn = alpn(params);
         SslContextBuilder builder = SslContextBuilder.forServer(material.key(), material.chain())
             .sslProvider(TlsEngine.provider())
             .protocols(PROTOCOLS)
             .ciphers(CIPHERS, SupportedCipherSuiteFilter.INSTANCE)
             .clientAuth(clientAuth)
             .applicationProtocolConfig(new ApplicationProtocolConfig(Protocol.ALPN,
-                SelectorFailureBehavior.NO_ADVERTISE, SelectedListenerFailureBehavior.ACCEPT, AlpnRouter.OFFERED));
+                SelectorFailureBehavior.NO_ADVERTISE, SelectedListenerFailureBehavior.ACCEPT, alpn));
         if (clientAuth != ClientAuth.NONE) {
             builder.trustManager(KeyMaterial.certificates(params.get("ca"), "ca"));
         }
@@ -94,5 +97,19 @@ final class TlsSettings {
             throw new TlsSetupException("verify_mode=" + mode + " needs ca=FILE, the CA certificates client certificates are checked against");
         }
         return auth;
+    }
+
+    /** The alpn param as a list: known protocols, each once, at least one. */
+    static List<String> alpn(Map<String, String> params) throws TlsSetupException {
+        String text = params.get("alpn");
+        if (text == null) {
+            return AlpnRouter.OFFERED;
+        }
+        List<String> protocols = List.of(text.split(",", -1));
+        if (!AlpnRouter.OFFERED.containsAll(protocols) || protocols.stream().distinct().count() != protocols.size()) {
+            throw new TlsSetupException("alpn must list " + String.join(" and/or ", AlpnRouter.OFFERED)
+                + " (comma-separated, each once, the preferred first), got " + text);
+        }
+        return protocols;
     }
 }

@@ -91,6 +91,18 @@ class TlsSettingsTest {
             failure(with(pem, "verify_mode", "always")));
         assertEquals(prefix + "verify_mode=peer needs ca=FILE, the CA certificates client certificates are checked against",
             failure(with(pem, "verify_mode", "peer")));
+        for (String alpn : List.of("", "h3", "http/1.1,http/1.1", "h2,", "spdy/3,h2")) {
+            assertEquals(prefix + "alpn must list h2 and/or http/1.1 (comma-separated, each once, the preferred first), got " + alpn,
+                failure(with(pem, "alpn", alpn)));
+        }
+    }
+
+    @Test
+    void theAlpnParamNarrowsOrReordersWhatAlpnOffers() throws Exception {
+        Map<String, String> pem = Map.of("cert", certs.path("rsa.pem"), "key", certs.path("rsa.key"));
+        assertEquals(List.of("http/1.1"), context(with(pem, "alpn", "http/1.1")).applicationProtocolNegotiator().protocols());
+        assertEquals(List.of("http/1.1", "h2"), context(with(pem, "alpn", "http/1.1,h2")).applicationProtocolNegotiator().protocols());
+        assertEquals(List.of("h2"), context(with(pem, "alpn", "h2")).applicationProtocolNegotiator().protocols());
     }
 
     private static Map<String, String> with(Map<String, String> params, String key, String value) {
