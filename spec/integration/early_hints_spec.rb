@@ -2,8 +2,13 @@
 
 require_relative "../support/files_helper"
 
+require "tmpdir"
+require "uri"
+
 # env["rack.early_hints"], as Puma provides it: a 103 before the final response on HTTP/1.1,
-# seen with a raw socket and curl -v; none with earlyHints off (--no-early-hints) or HTTP/1.0.
+# seen with a raw socket and curl -v, and on HTTP/2 (a HEADERS frame with :status 103 before the
+# final one), seen with nghttp and used by headless Chromium, which acts on 103 only over h2;
+# none with earlyHints off (--no-early-hints) or HTTP/1.0.
 RSpec.describe "early hints (rack.early_hints)" do
   let(:app) do
     lambda do |env|
@@ -21,6 +26,60 @@ RSpec.describe "early hints (rack.early_hints)" do
       expect(reply).to end_with("hints on\n")
       _out, verbose, = Open3.capture3("curl", "-sv", "--max-time", "10", "http://127.0.0.1:#{port}/")
       expect(verbose.scan(/^< HTTP\/1.1 \d+/)).to eq(["< HTTP/1.1 103", "< HTTP/1.1 200"])
+    end
+  end
+
+  it "sends the 103 as a HEADERS frame of its own before the final response on an h2 stream" do
+    with_app(app) do |port|
+      out, status = Open3.capture2e("timeout", "30", "nghttp", "-v", "http://127.0.0.1:#{port}/")
+      expect(status).to be_success, out
+      heads = out.scan(/recv \(stream_id=13\) :status: (\d+)/).flatten
+      expect(heads).to eq(%w[103 200])
+      hint = out[/:status: 103\n(.*?)recv HEADERS frame <length=\d+, flags=(0x\h+)/m]
+      expect(hint).to include("link: </style.css>; rel=preload; as=style", "link: </app.js>; rel=preload; as=script")
+      expect(Regexp.last_match(2).hex & 0x1).to eq(0) # no END_STREAM on the 103
+      expect(out).to include("hints on")
+    end
+  end
+
+  it "preloads a stylesheet named in a 103 over h2 in Chromium (initiatorType early-hints)" do
+    skip Browser::MISSING unless Browser.executable
+    page_html = <<~HTML
+      <!doctype html>
+      <link rel="stylesheet" href="/style.css">
+      <p id="initiator"></p>
+      <script>
+        const entry = performance.getEntriesByName(new URL("/style.css", location).href)[0];
+        document.getElementById("initiator").textContent = (entry ? entry.initiatorType : "none") + " " +
+          performance.getEntriesByType("navigation")[0].nextHopProtocol;
+      </script>
+    HTML
+    paths = Queue.new
+    page_app = lambda do |env|
+      paths << env["PATH_INFO"]
+      if env["PATH_INFO"] == "/"
+        env["rack.early_hints"]&.call("link" => "</style.css>; rel=preload; as=style")
+        sleep 0.3 # the app at work (a query, a template) while the browser fetches the stylesheet
+        [200, { "content-type" => "text/html; charset=utf-8" }, [page_html]]
+      else
+        # Cacheable: Chromium hands an early-hints preload to the page through its HTTP cache.
+        [200, { "content-type" => "text/css", "cache-control" => "max-age=60" }, ["p { color: green }"]]
+      end
+    end
+    Dir.mktmpdir("nettyrack-early-hints") do |dir|
+      certs = TestCertificates.new(dir)
+      pem, key = certs.server("server")
+      server = Nettyrack::Server.new(page_app, binds: ["ssl://127.0.0.1:0?#{URI.encode_www_form(cert: pem, key: key)}"],
+                                               threads: [2, 4], errors: StringIO.new)
+      server.start
+      browser = Browser.launch(flags: ["--ignore-certificate-errors-spki-list=#{certs.spki('server')}"])
+      page = browser.open("https://127.0.0.1:#{server.port}/")
+      expect(page.text("#initiator", including: "h2")).to eq("early-hints h2")
+      fetched = Array.new(paths.size) { paths.pop }
+      expect(fetched.count("/style.css")).to eq(1) # the preload, which the page then used
+    ensure
+      browser&.close
+      server&.stop
     end
   end
 

@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require "open3"
+require "openssl"
 
 # Certificates for the TLS specs, made with the openssl CLI in a directory the spec owns:
 #
@@ -36,6 +37,15 @@ class TestCertificates
     openssl("x509", "-req", "-in", path("#{name}.csr"), "-CA", path("#{ca}.pem"), "-CAkey", path("#{ca}.key"),
             "-CAcreateserial", "-out", path("#{name}.pem"), "-days", "2")
     [path("#{name}.pem"), path("#{name}.key")]
+  end
+
+  # The base64 SHA-256 of +name+'s public key (SubjectPublicKeyInfo), the form Chromium's
+  # --ignore-certificate-errors-spki-list takes: the certificate is then trusted outright, as a
+  # real one would be, where --ignore-certificate-errors leaves a certificate error that turns
+  # some features off (Early Hints among them).
+  def spki(name)
+    der = OpenSSL::X509::Certificate.new(File.read(path("#{name}.pem"))).public_key.to_der
+    [OpenSSL::Digest::SHA256.digest(der)].pack("m0")
   end
 
   # Runs the openssl CLI with +args+; returns [stdout+stderr, Process::Status], bounded in time.

@@ -18,7 +18,6 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.nettyrack.core.ResponseHeaders;
@@ -34,7 +33,8 @@ import org.nettyrack.core.push.Upgrade;
  * that fails before producing any still gets a proper error response instead of a cut one.
  * Streaming writes wait while the channel is not writable ({@link WriteBackpressure}).
  * Files leave through {@link FileBodies}; a 103 Early Hints may precede the response while
- * nothing of it has left.
+ * nothing of it has left (on an HTTP/2 stream the codec makes it a HEADERS frame with
+ * {@code :status 103} and no END_STREAM).
  *
  * <p>The sink knows nothing of who made it: {@link #done()} completes on the event loop once
  * the last write completed (or failed), or once the application accepted an upgrade, which
@@ -200,8 +200,7 @@ final class NettyResponseSink implements ResponseSink {
 
     @Override
     public boolean acceptsEarlyHints() {
-        return server.config.earlyHints() && !committed && pendingHead == null
-            && http11() && !(channel instanceof Http2StreamChannel);
+        return server.config.earlyHints() && !committed && pendingHead == null && http11();
     }
 
     /** A 103 before the final response (RFC 8297); nothing once the response has begun. */
