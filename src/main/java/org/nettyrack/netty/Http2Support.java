@@ -21,10 +21,11 @@ import org.nettyrack.core.ServerConfig;
  * (prior knowledge: {@link Http2Preface}; {@code Upgrade: h2c}: {@link #upgradeHandler};
  * TLS with ALPN "h2": {@link #configure}) gets, socket side first:
  * <pre>
- * flush consolidation → frame codec → multiplexer → streams     (one child channel per stream:)
+ * flush consolidation → frame order → frame codec → multiplexer → streams   (a child channel per stream:)
  *   stream codec → date → h2 request → guard → expect-continue → dispatcher
  * </pre>
- * Netty's frame codec enforces the protocol, flow control and the flood limits; its
+ * Netty's frame codec enforces the protocol, flow control and the flood limits, and
+ * {@link Http2FrameOrder} the stream-state rules it cannot see once a stream is closed; its
  * multiplexer gives each stream a child channel, and Netty's stream codec turns the stream's
  * frames into the same {@code HttpRequest}/{@code HttpContent} objects the HTTP/1.1 decoder
  * makes, and the responses written back into frames. So each stream is one Rack request
@@ -55,6 +56,7 @@ final class Http2Support {
         removeHttp1(p);
         Http2Streams streams = new Http2Streams(server);
         p.addLast(HttpPipeline.H2_FLUSH, flushConsolidation());
+        p.addLast(HttpPipeline.H2_ORDER, new Http2FrameOrder());
         p.addLast(HttpPipeline.H2_CODEC, frameCodec(server.config));
         p.addLast(HttpPipeline.H2_MUX, new Http2MultiplexHandler(streams.initializer()));
         p.addLast(HttpPipeline.H2_STREAMS, streams);
@@ -69,6 +71,7 @@ final class Http2Support {
         HttpServerUpgradeHandler.SourceCodec http1 = ctx -> {
             removeHttp1(ctx.pipeline());
             ctx.pipeline().addBefore(ctx.name(), HttpPipeline.H2_FLUSH, flushConsolidation()); // the codec comes in at ctx's place
+            ctx.pipeline().addBefore(ctx.name(), HttpPipeline.H2_ORDER, Http2FrameOrder.afterUpgrade());
         };
         return new HttpServerUpgradeHandler(http1, protocol -> "h2c".contentEquals(protocol) ? upgradeCodec(server) : null, 0) {
             @Override

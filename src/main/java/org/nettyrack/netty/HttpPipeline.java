@@ -50,6 +50,7 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
     static final String DISPATCHER = "dispatcher";
     /** An HTTP/2 connection's ({@link Http2Support#configure}), after TLS or the timeouts' place. */
     static final String H2_FLUSH = "h2-flush";
+    static final String H2_ORDER = "h2-order";
     static final String H2_CODEC = "h2-codec";
     static final String H2_MUX = "h2-mux";
     static final String H2_STREAMS = "h2-streams";
