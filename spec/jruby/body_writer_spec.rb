@@ -164,15 +164,31 @@ RSpec.describe "Rack responses" do
     end
   end
 
-  it "runs rack.response_finished callbacks with the status" do
+  it "runs rack.response_finished callbacks with the status and the app's own headers, repeated fields kept" do
     finished = Queue.new
+    headers = { "x-a" => "1", "set-cookie" => ["a=1", "b=2"] }
     app = lambda do |env|
-      env["rack.response_finished"] << ->(_env, status, headers, error) { finished << [status, headers["x-a"], error] }
-      [201, { "x-a" => "1" }, ["made"]]
+      env["rack.response_finished"] << ->(_env, status, seen, error) { finished << [status, seen, error] }
+      [201, headers, ["made"]]
     end
     with_app(app) do |port|
-      expect(http_get(port, "/").code).to eq("201")
-      expect(BridgeHelper.take(finished, 5)).to eq([201, "1", nil])
+      response = http_get(port, "/")
+      expect([response.code, response.get_fields("set-cookie")]).to eq(["201", ["a=1", "b=2"]])
+      status, seen, error = BridgeHelper.take(finished, 5)
+      expect([status, seen, error]).to eq([201, { "x-a" => "1", "set-cookie" => ["a=1", "b=2"] }, nil])
+      expect(seen).to equal(headers)
+    end
+  end
+
+  it "gives rack.response_finished callbacks an empty Hash when the app raised before answering" do
+    finished = Queue.new
+    app = lambda do |env|
+      env["rack.response_finished"] << ->(_env, status, seen, error) { finished << [status, seen, error.message] }
+      raise "no answer"
+    end
+    with_app(app) do |port|
+      expect(http_get(port, "/").code).to eq("500")
+      expect(BridgeHelper.take(finished, 5)).to eq([500, {}, "no answer"])
     end
   end
 

@@ -84,7 +84,7 @@ public final class RackBridge implements RackHandler {
         RubyHash env = null;
         ResponseBody body = null;
         int status = 500;
-        ResponseHeadersReader.Result head = null;
+        IRubyObject headers = null;
         Throwable failure = null;
         try {
             input = inputs.open(context, request.body());
@@ -104,16 +104,17 @@ public final class RackBridge implements RackHandler {
             RubyArray<?> triple = toTriple(result);
             IRubyObject bodyValue = triple.entry(2);
             body = new ResponseBody(bodyValue, bodyShapes.of(bodyValue), close);
+            headers = triple.entry(1);
             int code = statusCode(triple.entry(0));
             IRubyObject handler = upgradeHandler(request, env, code);
             if (handler != null) {
                 status = code;
-                head = ResponseHeadersReader.read(context, triple.entry(1));
+                ResponseHeadersReader.Result head = ResponseHeadersReader.read(context, headers);
                 sink.upgrade(status, head.headers, pushBridge.open(handler, env, request.upgrade()));
                 return;
             }
             status = checkedStatus(triple.entry(0), code);
-            head = ResponseHeadersReader.read(context, triple.entry(1));
+            ResponseHeadersReader.Result head = ResponseHeadersReader.read(context, headers);
             if (hijack != null && head.hijack != null) {
                 hijack.partial(context, status, head);
                 return;
@@ -135,7 +136,7 @@ public final class RackBridge implements RackHandler {
                 }
             }
             if (env != null) {
-                runFinished(context, env, failure == null ? status : 500, head, failure);
+                runFinished(context, env, failure == null ? status : 500, headers, failure);
             }
         }
     }
@@ -211,10 +212,10 @@ public final class RackBridge implements RackHandler {
 
     /**
      * Rack 3.1: "rack.response_finished: An array of callables run by the server after the
-     * response has been processed", each called with env, status, headers and error.
+     * response has been processed", each called with env, status, headers (the application's
+     * own, repeated fields and all; an empty Hash when it returned none) and error.
      */
-    private void runFinished(ThreadContext context, RubyHash env, int status, ResponseHeadersReader.Result head,
-                             Throwable failure) {
+    private void runFinished(ThreadContext context, RubyHash env, int status, IRubyObject headers, Throwable failure) {
         IRubyObject callbacks = env.fastARef(keys.rackResponseFinished);
         if (!(callbacks instanceof RubyArray) || ((RubyArray<?>) callbacks).getLength() == 0) {
             return;
@@ -225,13 +226,7 @@ public final class RackBridge implements RackHandler {
         } else if (failure != null) {
             error = runtime.newRuntimeError(String.valueOf(failure.getMessage())).getException();
         }
-        IRubyObject headersHash = RubyHash.newHash(runtime);
-        if (head != null) {
-            for (int i = 0; i < head.headers.size(); i++) {
-                ((RubyHash) headersHash).op_aset(context, RubyStrings.binary(runtime, head.headers.name(i)),
-                    RubyStrings.binary(runtime, head.headers.value(i)));
-            }
-        }
+        IRubyObject headersHash = headers != null ? headers : RubyHash.newHash(runtime);
         RubyArray<?> list = (RubyArray<?>) callbacks;
         // Rack 3.2's SPEC: "The callables will be called in reverse order" (the last registered
         // first, as middleware unwinds).
