@@ -63,6 +63,19 @@ RSpec.describe "Rack responses" do
     file&.unlink
   end
 
+  it "sends a body whose to_path is nil (Rack 3.2) through each, and closes it once" do
+    closes = java.util.concurrent.atomic.AtomicInteger.new
+    body = Object.new
+    body.define_singleton_method(:to_path) { nil }
+    body.define_singleton_method(:each) { |&block| %w[from each].each(&block) }
+    body.define_singleton_method(:close) { closes.increment_and_get }
+    with_app(->(_env) { [200, { "content-type" => "text/plain" }, body] }) do |port|
+      response = http_get(port, "/")
+      expect([response.code, response.body]).to eq(%w[200 fromeach])
+      expect(closes.get).to eq(1)
+    end
+  end
+
   it "calls Rack 3 streaming bodies with a stream; a rack.hijack header gets the socket, unframed" do
     streaming = ->(stream) { stream.write("a"); stream << "b"; stream.close }
     app = lambda do |env|

@@ -109,7 +109,11 @@ final class BodyWriter {
     private boolean sendFile(ThreadContext context, ResponseHeaders headers, ResponseBody response, ResponseSink sink,
                              RackRequest request) {
         IRubyObject body = response.value;
-        File file = new File(toPath.call(context, body, body).convertToString().toString());
+        IRubyObject path = toPath.call(context, body, body);
+        if (path.isNil()) { // Rack 3.2: to_path "must return either nil or a String"; nil: use each
+            return false;
+        }
+        File file = new File(path.convertToString().toString());
         String declared = headers.get("content-length");
         if (!file.isFile() || (declared != null && !declared.trim().equals(Long.toString(file.length())))) {
             return false;
