@@ -17,6 +17,7 @@ RSpec.shared_examples "the bad input contract" do
       ["POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400],
     "two Content-Length headers" => ["POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nab", 400],
     "an invalid Content-Length" => ["POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n", 400],
+    "a Host that is not a host and port" => ["GET %s HTTP/1.1\r\nHost: u@x:8o\r\n\r\n", 400],
     "a request line of garbage" => ["\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", 400],
     "a URI over the limit" => ["GET %s#{'a' * 2000} HTTP/1.1\r\nHost: x\r\n\r\n", 414],
     "a header block over the limit" => ["GET %s HTTP/1.1\r\nHost: x\r\nX-Big: #{'b' * 3000}\r\n\r\n", 431],

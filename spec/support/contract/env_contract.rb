@@ -23,6 +23,17 @@ RSpec.shared_examples "the Rack env contract" do
     expect(env.values_at("SERVER_NAME", "SERVER_PORT", "QUERY_STRING")).to eq(["example.org", "80", ""])
   end
 
+  it "keeps SERVER_PORT digits only: a Host ending in a bare colon names no port (Rack 3.2)" do
+    if @door.kind == :jetty # Jetty refuses the empty port RFC 3986 allows: "400 Bad HostPort"
+      expect(get("/env", "Host" => "example.org:").code).to eq("400")
+    else
+      env = env_at("/env", "Host" => "example.org:")
+      expect(env.values_at("SERVER_NAME", "SERVER_PORT", "HTTP_HOST")).to eq(["example.org", "80", "example.org:"])
+    end
+    env = env_at("/env", "Host" => "[::1]:9")
+    expect(env.values_at("SERVER_NAME", "SERVER_PORT")).to eq(["[::1]", "9"])
+  end
+
   it "gives a POST body as a rewindable binary rack.input with CONTENT_TYPE and CONTENT_LENGTH" do
     response = post("/env/form", "a=1&b=2", "Content-Type" => "application/x-www-form-urlencoded")
     env = JSON.parse(response.body)

@@ -12,6 +12,7 @@ import org.jruby.javasupport.JavaUtil;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.nettyrack.core.HeaderVisitor;
+import org.nettyrack.core.HostHeader;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.push.Upgrade;
 
@@ -164,13 +165,14 @@ final class EnvBuilder {
         String name;
         String port;
         if (host == null || host.isEmpty()) {
-            name = request.localAddress();
+            name = HostHeader.uriHost(request.localAddress());
             port = Integer.toString(request.localPort());
-        } else {
-            int colon = host.lastIndexOf(':');
-            boolean hasPort = colon > 0 && colon > host.lastIndexOf(']');
-            name = hasPort ? host.substring(0, colon) : host;
-            port = hasPort ? host.substring(colon + 1) : "https".equals(request.scheme()) ? "443" : "80";
+        } else { // a valid Host: the doors refuse others with 400
+            name = HostHeader.name(host);
+            port = HostHeader.port(host);
+            if (port == null) {
+                port = "https".equals(request.scheme()) ? "443" : "80";
+            }
         }
         env.op_aset(context, keys.serverName, RubyStrings.binary(runtime, name));
         env.op_aset(context, keys.serverPort, RubyStrings.binary(runtime, port));

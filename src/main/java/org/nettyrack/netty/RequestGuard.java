@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
+import org.nettyrack.core.HostHeader;
 
 /**
  * Sits right after the decoder and lets only well-formed requests through. It answers
@@ -28,8 +29,9 @@ import java.util.List;
  * transfer coding it does not understand SHOULD respond with 501");</li>
  * <li>400 for the rest: bad syntax, a final transfer coding other than chunked (6.3: the
  * length "cannot be determined reliably; the server MUST respond with 400"), chunked twice,
- * Content-Length with Transfer-Encoding, duplicate or invalid Content-Length, a missing or
- * repeated Host (a repeated Content-Length or Host on HTTP/1.0 too), a target that is neither
+ * Content-Length with Transfer-Encoding, duplicate or invalid Content-Length, a missing,
+ * repeated or invalid Host ({@link HostHeader}; a repeated Content-Length or Host on HTTP/1.0
+ * too; on HTTP/2, {@code :authority} comes here as Host), a target that is neither
  * origin form, absolute form with a host, nor asterisk form on an OPTIONS request.</li>
  * </ul>
  * The answer is a {@link Refusal} for the dispatcher to send in request order; everything the
@@ -91,8 +93,9 @@ final class RequestGuard extends ChannelInboundHandlerAdapter {
         if (coding != null) {
             return coding;
         }
-        int hosts = headers.getAll(HttpHeaderNames.HOST).size();
-        if (hosts > 1 || hosts == 0 && version.equals(HttpVersion.HTTP_1_1)) {
+        List<String> hosts = headers.getAll(HttpHeaderNames.HOST);
+        if (hosts.size() > 1 || hosts.isEmpty() && version.equals(HttpVersion.HTTP_1_1)
+            || hosts.size() == 1 && !HostHeader.valid(hosts.get(0).trim())) {
             return HttpResponseStatus.BAD_REQUEST;
         }
         return validTarget(request.method(), request.uri()) ? null : HttpResponseStatus.BAD_REQUEST;

@@ -2,6 +2,7 @@ package org.nettyrack.servlet;
 
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Collections;
+import org.nettyrack.core.HostHeader;
 import org.nettyrack.core.ServerConfig;
 
 /**
@@ -9,8 +10,10 @@ import org.nettyrack.core.ServerConfig;
  * limits are its own (Jetty's and Tomcat's default to 8 KiB of head and no field count):
  * {@code max-uri-length} on the request line (method, target, version) answers 414,
  * {@code max-header-size} on the header block (each field as {@code name: value}) and
- * {@code max-headers} on the number of fields answer 431. {@link ServletDoor} checks a request
- * here before reading its body or letting the application see it.
+ * {@code max-headers} on the number of fields answer 431. A {@code Host} the container let
+ * through that is not a host and port ({@link HostHeader}) answers 400, as on the Netty door.
+ * {@link ServletDoor} checks a request here before reading its body or letting the
+ * application see it.
  */
 final class HeadLimits {
     private final int maxRequestLine;
@@ -39,6 +42,10 @@ final class HeadLimits {
                 size += name.length() + 2 + value.length();
             }
         }
-        return fields > maxHeaders || size > maxHeaderSize ? 431 : 0;
+        if (fields > maxHeaders || size > maxHeaderSize) {
+            return 431;
+        }
+        String host = req.getHeader("Host");
+        return host != null && !HostHeader.valid(host.trim()) ? 400 : 0;
     }
 }
