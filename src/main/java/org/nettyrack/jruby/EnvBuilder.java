@@ -116,6 +116,16 @@ final class EnvBuilder {
             // request may be upgraded; the app answers by setting "rack.upgrade" to a handler.
             env.op_aset(context, keys.rackUpgradeP, upgrade == Upgrade.WEBSOCKET ? websocket : sse);
         }
+        if (request.hijackable()) { // the transport that can hand the connection to a new protocol
+            List<String> protocols = Upgrade.protocols(request);
+            if (!protocols.isEmpty()) {
+                RubyArray<?> offered = RubyArray.newArray(runtime, protocols.size());
+                for (String offer : protocols) {
+                    offered.append(RubyStrings.binary(runtime, offer));
+                }
+                env.op_aset(context, keys.rackProtocol, offered);
+            }
+        }
         Map<String, Object> extra = request.transportEnv();
         if (!extra.isEmpty()) {
             extra.forEach((name, value) ->

@@ -42,6 +42,8 @@ final class EnvKeys {
     final RubyString xSendfile;
     final RubyString rackUpgradeP;
     final RubyString rackUpgrade;
+    /** Rack 3.1: the protocols the client asks to switch to (HTTP/1.1 {@code Upgrade}). */
+    final RubyString rackProtocol;
     final RubyString emptyString;
 
     private final Ruby runtime;
@@ -77,6 +79,7 @@ final class EnvKeys {
         xSendfile = key("x-sendfile");
         rackUpgradeP = key("rack.upgrade?");
         rackUpgrade = key("rack.upgrade");
+        rackProtocol = key("rack.protocol");
         emptyString = key("");
     }
 

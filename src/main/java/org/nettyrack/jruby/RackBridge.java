@@ -113,8 +113,17 @@ public final class RackBridge implements RackHandler {
                 sink.upgrade(status, head.headers, pushBridge.open(handler, env, request.upgrade()));
                 return;
             }
-            status = checkedStatus(triple.entry(0), code);
             ResponseHeadersReader.Result head = ResponseHeadersReader.read(context, headers);
+            if (head.protocol != null) {
+                if (hijack == null) {
+                    throw new InvalidResponse("rack.protocol response header on a request that offered none ("
+                        + request.protocol() + ")");
+                }
+                status = 101;
+                hijack.switchProtocols(context, head, body, env.fastARef(keys.rackProtocol));
+                return;
+            }
+            status = checkedStatus(triple.entry(0), code);
             if (hijack != null && head.hijack != null) {
                 hijack.partial(context, status, head);
                 return;

@@ -2,6 +2,7 @@ package org.nettyrack.jruby;
 
 import java.io.IOException;
 import org.jruby.Ruby;
+import org.jruby.RubyArray;
 import org.jruby.RubyClass;
 import org.jruby.RubyHash;
 import org.jruby.RubyNumeric;
@@ -78,6 +79,32 @@ final class RackHijack {
                 env.op_aset(context, hijackIo, io);
             }
             return io;
+        }
+
+        /**
+         * Rack 3.1's {@code rack.protocol} response header on HTTP/1.1: 101 with {@code upgrade}
+         * naming the protocol, then the streaming body is called with the connection as a
+         * full-duplex stream (the same IO a partial hijack gets). The protocol must be one the
+         * client offered ({@code env['rack.protocol']}), and the body must respond to
+         * {@code call}; otherwise nothing is sent and the app's error is a 500.
+         */
+        void switchProtocols(ThreadContext context, ResponseHeadersReader.Result head, ResponseBody body,
+                             IRubyObject offered) {
+            String protocol = head.protocol instanceof RubyString ? head.protocol.toString() : null;
+            if (protocol == null || !(offered instanceof RubyArray<?> list) || !list.includes(context, head.protocol)) {
+                throw new InvalidResponse("rack.protocol " + head.protocol.inspect()
+                    + " is not one the client offered (env['rack.protocol'] is " + (offered == null ? "absent" : offered.inspect()) + ")");
+            }
+            if (!body.value.respondsTo("call")) {
+                throw new InvalidResponse("a rack.protocol response needs a streaming body (one that responds to call), got "
+                    + body.value.getMetaClass().getName());
+            }
+            head.headers.remove("upgrade");
+            head.headers.remove("connection");
+            head.headers.add("connection", "upgrade");
+            head.headers.add("upgrade", protocol);
+            io = open(context, sink.hijack(101, head.headers));
+            body.value.callMethod(context, "call", io);
         }
 
         /** Partial hijack: the head goes out, then the response header's callable gets the IO. */

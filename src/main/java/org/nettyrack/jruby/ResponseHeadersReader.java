@@ -15,7 +15,7 @@ import org.nettyrack.core.ResponseHeaders;
  * must be a unfrozen Hash ... header values must be either a String instance, or an Array of
  * String instances"; Rack 2: values are Strings, several values separated by "\n". Both forms
  * are accepted, so several {@code set-cookie} values stay separate fields. Keys starting with
- * "rack." are for the server (e.g. {@code rack.hijack}) and are not sent. A name that is not
+ * "rack." are for the server ({@code rack.hijack}, {@code rack.protocol}) and are not sent. A name that is not
  * a token, or a value holding CR, LF or NUL, is an application error (header injection).
  */
 final class ResponseHeadersReader {
@@ -23,6 +23,8 @@ final class ResponseHeadersReader {
     static final class Result {
         final ResponseHeaders headers = new ResponseHeaders();
         IRubyObject hijack;
+        /** Rack 3.1's {@code rack.protocol} response header: the protocol the app switches to. */
+        IRubyObject protocol;
     }
 
     private ResponseHeadersReader() {
@@ -59,6 +61,8 @@ final class ResponseHeadersReader {
         if (name.startsWith("rack.")) {
             if (name.equals("rack.hijack")) {
                 result.hijack = value;
+            } else if (name.equals("rack.protocol")) {
+                result.protocol = value;
             }
             return;
         }

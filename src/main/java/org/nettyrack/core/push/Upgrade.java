@@ -39,6 +39,29 @@ public enum Upgrade {
         return accept != null && containsIgnoreAsciiCase(accept, EVENT_STREAM) ? SSE : NONE;
     }
 
+    /**
+     * The protocols an HTTP/1.1 request asks to switch to, Rack 3.1's {@code rack.protocol}: the
+     * elements of its {@code Upgrade} fields, in order, when {@code Connection} names {@code
+     * upgrade} (RFC 9110 7.8: a sender of Upgrade MUST send that option; an HTTP/1.0 request's
+     * Upgrade is ignored). Empty for a request that asks for none.
+     */
+    public static List<String> protocols(RackRequest request) {
+        if (request.header("upgrade") == null || !"HTTP/1.1".equals(request.protocol())
+            || !hasToken(request.headers("connection"), "upgrade")) {
+            return List.of();
+        }
+        List<String> protocols = new java.util.ArrayList<>(1);
+        for (String field : request.headers("upgrade")) {
+            for (String element : field.split(",")) {
+                String protocol = element.trim();
+                if (!protocol.isEmpty()) {
+                    protocols.add(protocol);
+                }
+            }
+        }
+        return protocols;
+    }
+
     private static boolean isWebSocketHandshake(RackRequest request) {
         return hasToken(request.headers("upgrade"), "websocket")
             && hasToken(request.headers("connection"), "upgrade")

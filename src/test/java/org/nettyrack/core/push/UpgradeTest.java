@@ -2,6 +2,7 @@ package org.nettyrack.core.push;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -78,5 +79,25 @@ class UpgradeTest {
     @MethodSource("heads")
     void detects(String name, FakeRequest head, Upgrade expected) {
         assertEquals(expected, Upgrade.of(head));
+    }
+
+    static Stream<Arguments> offers() {
+        return Stream.of(
+            Arguments.of("a WebSocket handshake", get(WS), List.of("websocket")),
+            Arguments.of("several, in order, over fields", get("Upgrade", "foo, bar/2", "Connection", "keep-alive, Upgrade")
+                .header("Upgrade", " baz ,"), List.of("foo", "bar/2", "baz")),
+            Arguments.of("Connection without upgrade", get("Upgrade", "foo", "Connection", "keep-alive"), List.of()),
+            Arguments.of("no Connection", get("Upgrade", "foo"), List.of()),
+            Arguments.of("HTTP/1.0 (RFC 9110 7.8: ignored)", head("GET", "HTTP/1.0", "Upgrade", "foo", "Connection", "upgrade"),
+                List.of()),
+            Arguments.of("a POST may switch too", head("POST", "HTTP/1.1", "Upgrade", "foo", "Connection", "Upgrade"),
+                List.of("foo")),
+            Arguments.of("no Upgrade", get("Connection", "upgrade"), List.of()));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("offers")
+    void listsTheProtocolsOffered(String name, FakeRequest head, List<String> expected) {
+        assertEquals(expected, Upgrade.protocols(head));
     }
 }
