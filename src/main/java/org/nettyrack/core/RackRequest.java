@@ -66,6 +66,14 @@ public interface RackRequest {
     RequestBody body();
 
     /**
+     * The {@code :protocol} of an HTTP/2 extended CONNECT (RFC 8441), the protocol the client
+     * asks the stream to carry ({@code websocket}); null for any other request.
+     */
+    default String connectProtocol() {
+        return null;
+    }
+
+    /**
      * What the request may be upgraded to ({@code env['rack.upgrade?']}): {@link Upgrade#of}
      * of this request, which transports compute once and keep.
      */

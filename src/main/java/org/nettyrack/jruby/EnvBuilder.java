@@ -116,7 +116,7 @@ final class EnvBuilder {
             // request may be upgraded; the app answers by setting "rack.upgrade" to a handler.
             env.op_aset(context, keys.rackUpgradeP, upgrade == Upgrade.WEBSOCKET ? websocket : sse);
         }
-        if (request.hijackable()) { // the transport that can hand the connection to a new protocol
+        if (request.hijackable() || request.connectProtocol() != null) { // where the stream can switch protocols
             List<String> protocols = Upgrade.protocols(request);
             if (!protocols.isEmpty()) {
                 RubyArray<?> offered = RubyArray.newArray(runtime, protocols.size());

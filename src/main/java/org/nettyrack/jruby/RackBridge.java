@@ -89,7 +89,8 @@ public final class RackBridge implements RackHandler {
         try {
             input = inputs.open(context, request.body());
             env = envBuilder.build(context, request, input);
-            RackHijack.Offer hijack = request.hijackable() ? hijacks.offer(context, env, sink) : null;
+            RackHijack.Offer hijack = request.hijackable() ? hijacks.offer(context, env, sink)
+                : request.connectProtocol() != null ? hijacks.protocolOnly(sink) : null;
             if (sink.honoursSendfile()) {
                 env.op_aset(context, keys.httpXSendfileType, keys.xSendfile);
             }
@@ -119,12 +120,11 @@ public final class RackBridge implements RackHandler {
                     throw new InvalidResponse("rack.protocol response header on a request that offered none ("
                         + request.protocol() + ")");
                 }
-                status = 101;
-                hijack.switchProtocols(context, head, body, env.fastARef(keys.rackProtocol));
+                status = hijack.switchProtocols(context, head, body, env.fastARef(keys.rackProtocol), request.protocol());
                 return;
             }
             status = checkedStatus(triple.entry(0), code);
-            if (hijack != null && head.hijack != null) {
+            if (hijack != null && head.hijack != null && request.hijackable()) {
                 hijack.partial(context, status, head);
                 return;
             }

@@ -56,6 +56,14 @@ final class RackHijack {
         return offer;
     }
 
+    /**
+     * For an HTTP/2 extended CONNECT: no {@code rack.hijack} in the env (the connection carries
+     * other streams), only the stream, for a {@code rack.protocol} answer.
+     */
+    Offer protocolOnly(ResponseSink sink) {
+        return new Offer(sink);
+    }
+
     /** One request's hijack: taken at most once, fully by the app or partially by its response header. */
     final class Offer {
         private final ResponseSink sink;
@@ -82,14 +90,15 @@ final class RackHijack {
         }
 
         /**
-         * Rack 3.1's {@code rack.protocol} response header on HTTP/1.1: 101 with {@code upgrade}
-         * naming the protocol, then the streaming body is called with the connection as a
-         * full-duplex stream (the same IO a partial hijack gets). The protocol must be one the
-         * client offered ({@code env['rack.protocol']}), and the body must respond to
-         * {@code call}; otherwise nothing is sent and the app's error is a 500.
+         * Rack 3.1's {@code rack.protocol} response header: on HTTP/1.1 a 101 with {@code
+         * upgrade} naming the protocol, on an HTTP/2 extended CONNECT a 200 (RFC 8441); then the
+         * streaming body is called with the connection (the stream) as a full-duplex IO, the
+         * same a partial hijack gets. The protocol must be one the client offered ({@code
+         * env['rack.protocol']}), and the body must respond to {@code call}; otherwise nothing
+         * is sent and the app's error is a 500. Answers the status sent.
          */
-        void switchProtocols(ThreadContext context, ResponseHeadersReader.Result head, ResponseBody body,
-                             IRubyObject offered) {
+        int switchProtocols(ThreadContext context, ResponseHeadersReader.Result head, ResponseBody body,
+                            IRubyObject offered, String httpVersion) {
             String protocol = head.protocol instanceof RubyString ? head.protocol.toString() : null;
             if (protocol == null || !(offered instanceof RubyArray<?> list) || !list.includes(context, head.protocol)) {
                 throw new InvalidResponse("rack.protocol " + head.protocol.inspect()
@@ -101,10 +110,15 @@ final class RackHijack {
             }
             head.headers.remove("upgrade");
             head.headers.remove("connection");
-            head.headers.add("connection", "upgrade");
-            head.headers.add("upgrade", protocol);
-            io = open(context, sink.hijack(101, head.headers));
+            int status = 200;
+            if (httpVersion.startsWith("HTTP/1")) {
+                status = 101;
+                head.headers.add("connection", "upgrade");
+                head.headers.add("upgrade", protocol);
+            }
+            io = open(context, sink.hijack(status, head.headers));
             body.value.callMethod(context, "call", io);
+            return status;
         }
 
         /** Partial hijack: the head goes out, then the response header's callable gets the IO. */

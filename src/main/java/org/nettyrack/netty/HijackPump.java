@@ -116,7 +116,9 @@ final class HijackPump extends ChannelInboundHandlerAdapter {
                 other.close();
             }
         }));
-        DuplexChannel self = (DuplexChannel) ctx.channel();
+        if (!(ctx.channel() instanceof DuplexChannel self)) {
+            return; // an HTTP/2 stream: the application may still write; its close ends the stream
+        }
         if (self.isOutputShutdown()) {
             ctx.close();
         } else if (lingerMillis > 0) {

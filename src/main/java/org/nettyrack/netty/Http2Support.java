@@ -112,7 +112,8 @@ final class Http2Support {
         Http2Settings settings = Http2Settings.defaultSettings()
             .maxConcurrentStreams(config.maxConcurrentStreams())
             .initialWindowSize(config.http2InitialWindow())
-            .maxHeaderListSize(config.maxHeaderSize());
+            .maxHeaderListSize(config.maxHeaderSize())
+            .connectProtocolEnabled(true); // RFC 8441: WebSockets and rack.protocol on a stream
         int resetWindowSeconds = (int) (config.http2ResetWindowMillis() / 1000);
         return Http2FrameCodecBuilder.forServer()
             .initialSettings(settings)

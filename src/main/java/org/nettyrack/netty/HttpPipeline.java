@@ -56,6 +56,8 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
     static final String H2_STREAMS = "h2-streams";
     /** Each HTTP/2 stream's, before its guard, expect-continue and dispatcher ({@link Http2Support#streamPipeline}). */
     static final String H2_STREAM_CODEC = "h2-stream-codec";
+    /** Where the stream codec was, once an extended CONNECT made the stream a byte stream. */
+    static final String H2_BYTES = "h2-bytes";
     static final String H2_REQUEST = "h2-request";
     /** What only an HTTP conversation needs: removed when the connection switches to push. */
     private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, H2C_UPGRADE, CONTINUE, DISPATCHER};
@@ -161,6 +163,10 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
      */
     static void leaveForHijack(ChannelPipeline p, ChannelHandler pump) {
         leaveHttp(p);
+        if (p.get(H2_STREAM_CODEC) != null) { // an HTTP/2 stream after its extended CONNECT: bytes from here on
+            p.replace(H2_STREAM_CODEC, H2_BYTES, new Http2StreamBytes());
+            p.remove(H2_REQUEST);
+        }
         for (String name : new String[] {DATE, ENCODER}) {
             if (p.get(name) != null) {
                 p.remove(name);

@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.nettyrack.core.Hijack;
@@ -29,6 +30,9 @@ import org.nettyrack.core.ResponseHeaders;
  * handlers for a {@link HijackPump} ({@link HttpPipeline#leaveForHijack}; bytes the decoder
  * had buffered go on to the application), links the two pumps, and only then tells the sink's
  * owner ({@code started}), so the dispatcher sees a connection that is no longer HTTP.
+ * The same carries a {@code rack.protocol} stream on an HTTP/2 extended CONNECT: the client
+ * side is then the stream (its connection's transport makes the pair), and the stream's codec
+ * gives way to {@link Http2StreamBytes}.
  */
 final class NettyHijack implements Hijack {
     private final Channel client;
@@ -51,7 +55,8 @@ final class NettyHijack implements Hijack {
 
     @Override
     public int connect(String host, int port) throws IOException {
-        boolean epoll = client.config() instanceof EpollChannelConfig;
+        Channel socket = client instanceof Http2StreamChannel ? client.parent() : client; // a stream has no transport of its own
+        boolean epoll = socket.config() instanceof EpollChannelConfig;
         ChannelFuture connected = new Bootstrap()
             .group(client.eventLoop())
             .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)

@@ -26,19 +26,22 @@ final class NettyRackRequest implements RackRequest {
     private final String protocol;
     private final Upgrade upgrade;
     private final boolean secure;
+    private final String connectProtocol;
     /** When the request head arrived ({@code System.nanoTime()}): the access log's duration starts here. */
     final long startNanos;
 
     NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local) {
-        this(head, body, remote, local, System.nanoTime(), null, false);
+        this(head, body, remote, local, System.nanoTime(), null, false, null);
     }
 
     /**
      * protocol: the one the request came by, when not its head's version ({@code HTTP/2}), else
-     * null; secure: the request came over TLS.
+     * null; secure: the request came over TLS; connectProtocol: an extended CONNECT's
+     * {@code :protocol}, else null.
      */
     NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local, long startNanos,
-                     String protocol, boolean secure) {
+                     String protocol, boolean secure, String connectProtocol) {
+        this.connectProtocol = connectProtocol;
         this.startNanos = startNanos;
         this.protocol = protocol != null ? protocol : head.protocolVersion().text();
         this.secure = secure;
@@ -134,5 +137,10 @@ final class NettyRackRequest implements RackRequest {
     @Override
     public Upgrade upgrade() {
         return upgrade;
+    }
+
+    @Override
+    public String connectProtocol() {
+        return connectProtocol;
     }
 }

@@ -16,12 +16,14 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.websocketx.Utf8FrameValidator;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
 import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
+import io.netty.handler.codec.http2.Http2StreamChannel;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.push.PushEndpoint;
@@ -37,6 +39,8 @@ import org.nettyrack.core.push.Upgrade;
  * frame codec. SSE: a {@code text/event-stream} response head, chunked. Which headers and
  * status go out is the core's rule ({@link PushHead}). Either way the HTTP handlers leave the
  * pipeline ({@link HttpPipeline#leaveHttp}) and a {@link PushHandler} takes over:
+ * On an HTTP/2 stream (RFC 8441 extended CONNECT) the WebSocket answer is a 200 and the
+ * stream's codec gives way to {@link Http2StreamBytes} ahead of the same frame handlers.
  * <pre>
  * WebSocket: frame encoder → frame decoder → [deflate] → UTF-8 validator → aggregator → idle → push
  * SSE:       HTTP decoder → HTTP encoder → idle → push
@@ -66,9 +70,9 @@ final class PushUpgrade {
         connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
         channel.config().setAutoRead(false);
 
-        ChannelFuture handshake = protocol == Upgrade.WEBSOCKET
-            ? websocket(channel, request, accepted.headers(), config)
-            : sse(channel, request, accepted.status(), accepted.headers());
+        ChannelFuture handshake = protocol != Upgrade.WEBSOCKET ? sse(channel, request, accepted.status(), accepted.headers())
+            : channel instanceof Http2StreamChannel ? websocketOverHttp2(channel, request, accepted.headers(), config)
+            : websocket(channel, request, accepted.headers(), config);
         if (handshake == null) {
             return false;
         }
@@ -89,19 +93,28 @@ final class PushUpgrade {
         return true;
     }
 
-    private static ChannelFuture websocket(Channel channel, NettyRackRequest request, ResponseHeaders app,
-                                           ServerConfig config) {
-        HttpRequest head = request.head();
-        WebSocketServerExtension deflate = WebSocketDeflate.negotiate(
-            head.headers().get(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS), config.maxMessageSize());
-        // Protocol violations are thrown, not answered, by the decoder and validator: PushHandler
-        // sends the close frame without dropping the connection under a client still sending.
-        WebSocketDecoderConfig decoderConfig = WebSocketDecoderConfig.newBuilder()
+    private static WebSocketServerExtension deflate(HttpRequest head, ServerConfig config) {
+        return WebSocketDeflate.negotiate(head.headers().get(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS), config.maxMessageSize());
+    }
+
+    /**
+     * Protocol violations are thrown, not answered, by the decoder and validator: PushHandler
+     * sends the close frame without dropping the connection under a client still sending.
+     */
+    private static WebSocketDecoderConfig decoderConfig(WebSocketServerExtension deflate, ServerConfig config) {
+        return WebSocketDecoderConfig.newBuilder()
             .maxFramePayloadLength(deflate == null ? config.maxMessageSize()
                 : WebSocketDeflate.maxCompressedFrame(config.maxMessageSize()))
             .allowExtensions(deflate != null)
             .closeOnProtocolViolation(false)
             .build();
+    }
+
+    private static ChannelFuture websocket(Channel channel, NettyRackRequest request, ResponseHeaders app,
+                                           ServerConfig config) {
+        HttpRequest head = request.head();
+        WebSocketServerExtension deflate = deflate(head, config);
+        WebSocketDecoderConfig decoderConfig = decoderConfig(deflate, config);
         String url = ("https".equals(request.scheme()) ? "wss://" : "ws://") + (head.headers().get(HttpHeaderNames.HOST, "localhost")) + head.uri();
         FullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
             Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE);
@@ -125,6 +138,53 @@ final class PushUpgrade {
         // so the deflate encoder added below compresses frames before they become bytes.
         p.remove("wsencoder");
         p.addBefore("wsdecoder", "wsencoder", new WebSocket13FrameEncoder(false));
+        addMessageHandlers(p, deflate, config);
+        return done;
+    }
+
+    /**
+     * RFC 8441: the extended CONNECT is answered 200 (HEADERS without END_STREAM, carrying the
+     * application's headers, the subprotocol it chose among the client's and any
+     * permessage-deflate agreement; no key, no accept), then the stream's DATA carries the
+     * frames ({@link Http2StreamBytes}), paced by the stream's flow-control windows.
+     */
+    private static ChannelFuture websocketOverHttp2(Channel channel, NettyRackRequest request, ResponseHeaders app,
+                                                    ServerConfig config) {
+        HttpRequest head = request.head();
+        WebSocketServerExtension deflate = deflate(head, config);
+        HttpHeaders out = nettyHeaders(PushHead.webSocket(app));
+        out.remove(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL);
+        String chosen = PushHead.subprotocol(app);
+        if (chosen != null && offered(head.headers().getAll(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL), chosen.trim())) {
+            out.set(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL, chosen.trim());
+        }
+        if (deflate != null) {
+            out.set(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS, WebSocketDeflate.responseHeader(deflate));
+        }
+        ChannelFuture done = channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out));
+        ChannelPipeline p = channel.pipeline();
+        p.replace(HttpPipeline.H2_STREAM_CODEC, HttpPipeline.H2_BYTES, new Http2StreamBytes());
+        p.remove(HttpPipeline.DATE);
+        p.remove(HttpPipeline.H2_REQUEST);
+        p.addAfter(HttpPipeline.H2_BYTES, "wsencoder", new WebSocket13FrameEncoder(false));
+        p.addAfter("wsencoder", "wsdecoder", new WebSocket13FrameDecoder(decoderConfig(deflate, config)));
+        addMessageHandlers(p, deflate, config);
+        return done;
+    }
+
+    private static boolean offered(java.util.List<String> fields, String subprotocol) {
+        for (String field : fields) {
+            for (String offer : field.split(",")) {
+                if (offer.trim().equals(subprotocol)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** After the frame decoder: [deflate] → UTF-8 validator → aggregator. */
+    private static void addMessageHandlers(ChannelPipeline p, WebSocketServerExtension deflate, ServerConfig config) {
         String last = "wsdecoder";
         if (deflate != null) {
             p.addAfter(last, "wsdeflate-decoder", deflate.newExtensionDecoder());
@@ -133,7 +193,6 @@ final class PushUpgrade {
         }
         p.addAfter(last, "wsutf8", new Utf8FrameValidator(false));
         p.addAfter("wsutf8", "wsaggregator", new WebSocketFrameAggregator(config.maxMessageSize()));
-        return done;
     }
 
     /** The event stream's head, then its body as chunks (HTTP/1.1) or up to the close (HTTP/1.0). */

@@ -102,6 +102,18 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         head = request;
         bodyDeadline = new BodyDeadline(ctx.executor().ticker().nanoTime(), server.config.bodyTimeoutMillis(), server.config.bodyMinRate());
         headNanos = System.nanoTime();
+        String connectProtocol = ctx.channel().attr(Http2Request.CONNECT_PROTOCOL).get();
+        if (connectProtocol != null) {
+            // RFC 8441: the stream's data is the new protocol's, not a body: the app answers
+            // now, and reading waits for its answer (a 2xx hands the stream on, else reading
+            // resumes with the response).
+            ctx.channel().config().setAutoRead(false);
+            head = null;
+            NettyRackRequest connect = new NettyRackRequest(request, body.finish(), ProxyProtocolHandler.clientAddress(ctx.channel()),
+                ctx.channel().localAddress(), headNanos, protocol, secure, connectProtocol);
+            body = null;
+            dispatch(connect);
+        }
     }
 
     private void collect(HttpContent content) {
@@ -118,7 +130,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         if (content instanceof LastHttpContent) {
             NettyRackRequest request = new NettyRackRequest(head, body.finish(),
                 ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress(), headNanos, protocol,
-                secure);
+                secure, null);
             head = null;
             body = null;
             disarmBodyTimer();

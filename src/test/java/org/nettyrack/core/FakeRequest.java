@@ -13,6 +13,7 @@ public final class FakeRequest implements RackRequest {
     private final String target;
     private final String protocol;
     private final List<String[]> fields = new ArrayList<>();
+    private String connectProtocol;
 
     public FakeRequest(String method, String target, String protocol) {
         this.method = method;
@@ -21,6 +22,17 @@ public final class FakeRequest implements RackRequest {
     }
 
     /** Adds a header field (repeat a name for a repeated field). */
+    /** An HTTP/2 extended CONNECT's {@code :protocol}. */
+    public FakeRequest connectProtocol(String protocol) {
+        this.connectProtocol = protocol;
+        return this;
+    }
+
+    @Override
+    public String connectProtocol() {
+        return connectProtocol;
+    }
+
     public FakeRequest header(String name, String value) {
         fields.add(new String[] {name, value});
         return this;

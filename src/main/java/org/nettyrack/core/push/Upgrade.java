@@ -14,7 +14,8 @@ public enum Upgrade {
     /**
      * A valid RFC 6455 opening handshake: an HTTP/1.1 GET with {@code Upgrade: websocket},
      * {@code Connection: Upgrade} (a token of the list, any case, any of the fields),
-     * a {@code Sec-WebSocket-Key} and {@code Sec-WebSocket-Version: 13}.
+     * a {@code Sec-WebSocket-Key} and {@code Sec-WebSocket-Version: 13}; or RFC 8441's: an
+     * HTTP/2 extended CONNECT with {@code :protocol websocket} and {@code Sec-WebSocket-Version: 13}.
      */
     WEBSOCKET,
     /** A GET (any HTTP version) whose first Accept field names {@code text/event-stream}, any case. */
@@ -29,6 +30,10 @@ public enum Upgrade {
 
     /** What the request may be upgraded to; a plain request costs two header look-ups. */
     public static Upgrade of(RackRequest request) {
+        if (request.connectProtocol() != null) { // RFC 8441: CONNECT on an HTTP/2 stream
+            return "websocket".equals(request.connectProtocol()) && "13".equals(request.header("sec-websocket-version"))
+                ? WEBSOCKET : NONE;
+        }
         if (!"GET".equals(request.method())) {
             return NONE;
         }
@@ -40,12 +45,16 @@ public enum Upgrade {
     }
 
     /**
-     * The protocols an HTTP/1.1 request asks to switch to, Rack 3.1's {@code rack.protocol}: the
-     * elements of its {@code Upgrade} fields, in order, when {@code Connection} names {@code
-     * upgrade} (RFC 9110 7.8: a sender of Upgrade MUST send that option; an HTTP/1.0 request's
-     * Upgrade is ignored). Empty for a request that asks for none.
+     * The protocols a request asks to switch to, Rack 3.1's {@code rack.protocol}: an HTTP/2
+     * extended CONNECT's {@code :protocol}; on HTTP/1.1 the elements of its {@code Upgrade}
+     * fields, in order, when {@code Connection} names {@code upgrade} (RFC 9110 7.8: a sender of
+     * Upgrade MUST send that option; an HTTP/1.0 request's Upgrade is ignored). Empty for a
+     * request that asks for none.
      */
     public static List<String> protocols(RackRequest request) {
+        if (request.connectProtocol() != null) {
+            return List.of(request.connectProtocol());
+        }
         if (request.header("upgrade") == null || !"HTTP/1.1".equals(request.protocol())
             || !hasToken(request.headers("connection"), "upgrade")) {
             return List.of();

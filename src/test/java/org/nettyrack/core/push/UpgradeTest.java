@@ -71,6 +71,12 @@ class UpgradeTest {
                 Upgrade.NONE),
             Arguments.of("a failed WebSocket handshake can still be an event stream",
                 get(ws("Sec-WebSocket-Version", "8", "Accept", "x")).header("Accept", "text/event-stream"), Upgrade.SSE),
+            Arguments.of("RFC 8441: extended CONNECT for websocket", head("CONNECT", "HTTP/2", "Sec-WebSocket-Version", "13")
+                .connectProtocol("websocket"), Upgrade.WEBSOCKET),
+            Arguments.of("extended CONNECT, version 8", head("CONNECT", "HTTP/2", "Sec-WebSocket-Version", "8")
+                .connectProtocol("websocket"), Upgrade.NONE),
+            Arguments.of("extended CONNECT for another protocol", head("CONNECT", "HTTP/2", "Sec-WebSocket-Version", "13")
+                .connectProtocol("webtransport"), Upgrade.NONE),
             Arguments.of("plain GET", get("Accept", "text/html"), Upgrade.NONE),
             Arguments.of("plain GET, no headers", get(), Upgrade.NONE));
     }
@@ -92,7 +98,9 @@ class UpgradeTest {
                 List.of()),
             Arguments.of("a POST may switch too", head("POST", "HTTP/1.1", "Upgrade", "foo", "Connection", "Upgrade"),
                 List.of("foo")),
-            Arguments.of("no Upgrade", get("Connection", "upgrade"), List.of()));
+            Arguments.of("no Upgrade", get("Connection", "upgrade"), List.of()),
+            Arguments.of("an HTTP/2 extended CONNECT's :protocol", head("CONNECT", "HTTP/2").connectProtocol("echo"),
+                List.of("echo")));
     }
 
     @ParameterizedTest(name = "{0}")
