@@ -132,6 +132,12 @@ module Nettyrack
       @netty.port
     end
 
+    # The counters and gauges of the running server now (org.nettyrack.core.ops.ServerStats:
+    # open_connections, requests_in_flight, requests_total...), as GET /stats reports them.
+    def stats
+      @netty.stats
+    end
+
     def transport
       @netty.transport
     end

@@ -4,12 +4,13 @@ require "base64"
 require "digest/sha1"
 require "socket"
 
-# Rack 3.1's protocol switch on HTTP/1.1: env["rack.protocol"] lists what the client's Upgrade
-# header offers; an app that answers with a rack.protocol response header (one of those) and a
-# streaming body gets 101 with upgrade: that protocol, and its body is called with the
-# connection as a full-duplex stream (read and write), which it may keep after call returns.
+# Rack 3.1's protocol switch: env["rack.protocol"] lists what the client's Upgrade header offers
+# (HTTP/1.1) or an extended CONNECT's :protocol (HTTP/2, RFC 8441); an app that answers with a
+# rack.protocol response header (one of those) and a streaming body gets 101 with upgrade: that
+# protocol (a 200 on HTTP/2), and its body is called with the connection (the stream) as a
+# full-duplex stream (read and write), which it may keep after call returns.
 # rack.upgrade (iodine's push API) is untouched beside it: spec/integration/*push*.
-RSpec.describe "rack.protocol (Rack 3.1) on HTTP/1.1" do
+RSpec.describe "rack.protocol (Rack 3.1)" do
   include BridgeHelper
 
   let(:offered) { Queue.new }
@@ -99,9 +100,8 @@ RSpec.describe "rack.protocol (Rack 3.1) on HTTP/1.1" do
 
   # What a Rack 3 WebSocket library does with rack.protocol (async-websocket's Rack adapter, for
   # one): the handshake answer in the headers, then RFC 6455 frames over the stream.
-  it "carries a WebSocket a library drives over the stream, with Python's websockets as the client" do
-    app = lambda do |env|
-      accept = Base64.strict_encode64(Digest::SHA1.digest("#{env['HTTP_SEC_WEBSOCKET_KEY']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+  let(:websocket_app) do
+    lambda do |env|
       echo = lambda do |stream|
         loop do
           first, second = stream.read(2).bytes
@@ -118,9 +118,17 @@ RSpec.describe "rack.protocol (Rack 3.1) on HTTP/1.1" do
       ensure
         stream.close
       end
-      [101, { "rack.protocol" => "websocket", "sec-websocket-accept" => accept }, echo]
+      if env["SERVER_PROTOCOL"] == "HTTP/2" # RFC 8441: a 200, no key to answer
+        [200, { "rack.protocol" => "websocket" }, echo]
+      else
+        accept = Base64.strict_encode64(Digest::SHA1.digest("#{env['HTTP_SEC_WEBSOCKET_KEY']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+        [101, { "rack.protocol" => "websocket", "sec-websocket-accept" => accept }, echo]
+      end
     end
-    with_app(app) do |port|
+  end
+
+  it "carries a WebSocket a library drives over the stream, with Python's websockets as the client" do
+    with_app(websocket_app) do |port|
       report = PythonClients.run("clients/ws_client.py",
                                  { url: "ws://127.0.0.1:#{port}/", steps: [{ send: { text: "hi" } }, { recv: 1 },
                                                                            { send: { text: "x" * 300 } }, { recv: 1 },
@@ -129,6 +137,21 @@ RSpec.describe "rack.protocol (Rack 3.1) on HTTP/1.1" do
       expect(report["handshake"]["status"]).to eq(101)
       expect(report["received"]).to eq([{ "type" => "text", "data" => "echo: hi" }, { "type" => "text", "data" => "echo: #{'x' * 300}" }])
       expect(report["close"]["rcvd"]).to eq("code" => 1000, "reason" => "bye")
+    end
+  end
+
+  it "does the same on an HTTP/2 stream by extended CONNECT (RFC 8441): 200, then the stream's DATA both ways" do
+    with_app(websocket_app) do |port|
+      report = PythonClients.run("clients/h2_websocket.py",
+                                 { port: port, timeout: 20, steps: [{ send: { text: "hi" } }, { recv: 1 }, { send: { size: 60_000 } },
+                                                                    { recv: 1 }, { close: { code: 1000, reason: "bye" } }] },
+                                 timeout: 40)
+      expect(report["error"]).to be_nil
+      stream = report["streams"].first
+      expect(stream["status"]).to eq(200)
+      expect(stream["headers"].keys).not_to include("rack.protocol", "upgrade", "connection")
+      expect(stream["received"]).to eq([{ "type" => "text", "data" => "echo: hi" }, { "type" => "text", "size" => 60_006 }])
+      expect(stream["close"]).to eq("code" => 1000, "reason" => "bye")
     end
   end
 end
