@@ -79,6 +79,24 @@ module PushReport
     BenchReport.table(%w[measure value target verdict], rows, right: [1])
   end
 
+  # nettyrack's echo over HTTP/1.1 WebSockets and over RFC 8441 streams, side by side.
+  def h2_echo(runs, meta)
+    mine = runs.find { |r| r["server"] == "nettyrack" && r["echo_h2"] }
+    return [] unless mine
+
+    h1 = mine["echo"] || {}
+    h2 = mine["echo_h2"]
+    line = lambda do |name, e|
+      [name, e["error"] ? "- (#{e['error']})" : BenchReport.num(e["per_second"]),
+       e["p50_ms"] ? "#{BenchReport.ms(e['p50_ms'])} / #{BenchReport.ms(e['p99_ms'])}" : "-", BenchReport.num(e["errors"].to_i)]
+    end
+    rows = [line.("HTTP/1.1: #{meta['echo_conns']} WebSockets, a connection each", h1),
+            line.("HTTP/2 (RFC 8441): #{meta['echo_conns']} WebSockets as streams of #{h2['h2_connections']} connections", h2)]
+    ratio = h1["per_second"].to_f.positive? && h2["per_second"] ? BenchReport.ratio(h2["per_second"] / h1["per_second"]) : "-"
+    ["nettyrack WebSocket echo by protocol (h2c, the same app and messages; HTTP/2 / HTTP/1.1 round-trips: #{ratio}):", "",
+     BenchReport.table(["WebSockets", "echo round-trips/s", "p50 / p99 ms", "errors"], rows, right: [1, 2, 3]), ""]
+  end
+
   def build(dir)
     meta = BenchReport.load_meta(dir)
     runs = BenchReport.load_runs(dir)
@@ -99,6 +117,7 @@ module PushReport
                               "KB per socket", "broadcast ms, median (min–max)", "POST answered ms",
                               "fewest reached"], rows, right: [1, 2, 4, 5, 6, 7, 8])
     out << ""
+    out.concat(h2_echo(runs, meta))
     out << targets(runs)
     out << ""
     out.concat(BenchReport.notes(notes))

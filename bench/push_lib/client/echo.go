@@ -1,7 +1,8 @@
 package main
 
 // Echo: conns connections each send a short text message and wait for it to come back, in a loop,
-// for a warm-up period (not counted) and then for the measured period.
+// for a warm-up period (not counted) and then for the measured period. The same over HTTP/2
+// (RFC 8441, h2ws.go): conns WebSockets as streams spread over h2Conns connections.
 
 import (
 	"bytes"
@@ -13,8 +14,16 @@ import (
 	"github.com/gorilla/websocket"
 )
 
+// messageConn is what the echo loop needs of a WebSocket: gorilla's, or a stream of h2ws.go.
+type messageConn interface {
+	WriteMessage(messageType int, data []byte) error
+	ReadMessage() (int, []byte, error)
+	Close() error
+}
+
 type echoResult struct {
 	Conns     int     `json:"conns"`
+	H2Conns   int     `json:"h2_connections,omitempty"`
 	Open      int     `json:"open"`
 	Seconds   float64 `json:"seconds"`
 	RoundTrip int     `json:"round_trips"`
@@ -26,7 +35,7 @@ type echoResult struct {
 }
 
 func runEcho(o options) echoResult {
-	var conns []*websocket.Conn
+	var conns []messageConn
 	ok, _, err := openAll(o.url, o.echoConns, 1, o.echoConns, 16, func(c *websocket.Conn) { conns = append(conns, c) })
 	r := echoResult{Conns: o.echoConns, Open: ok}
 	if err != nil {
@@ -37,6 +46,43 @@ func runEcho(o options) echoResult {
 			c.Close()
 		}
 	}()
+	return measureEcho(o, conns, r)
+}
+
+// runEchoH2: the same echo over RFC 8441, o.echoConns streams round-robin over o.h2Conns connections.
+func runEchoH2(o options) echoResult {
+	r := echoResult{Conns: o.echoConns, H2Conns: o.h2Conns}
+	var conns []messageConn
+	var h2 []*h2conn
+	defer func() {
+		for _, h := range h2 {
+			h.c.Close()
+		}
+	}()
+	for i := 0; i < o.h2Conns; i++ {
+		h, err := dialH2(o.h2Addr, 30*time.Second)
+		if err != nil {
+			r.Error = err.Error()
+			return r
+		}
+		h2 = append(h2, h)
+	}
+	for i := 0; i < o.echoConns; i++ {
+		s, err := h2[i%len(h2)].open(o.h2Addr, "/", 30*time.Second)
+		if err != nil {
+			r.Error = err.Error()
+			break
+		}
+		conns = append(conns, s)
+	}
+	r.Open = len(conns)
+	if r.Open < o.echoConns {
+		return r
+	}
+	return measureEcho(o, conns, r)
+}
+
+func measureEcho(o options, conns []messageConn, r echoResult) echoResult {
 	if o.warmup > 0 {
 		echoLoop(conns, o.warmup)
 	}
@@ -51,7 +97,7 @@ func runEcho(o options) echoResult {
 	return r
 }
 
-func echoLoop(conns []*websocket.Conn, d time.Duration) (int, []time.Duration, int) {
+func echoLoop(conns []messageConn, d time.Duration) (int, []time.Duration, int) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	var all []time.Duration
@@ -59,7 +105,7 @@ func echoLoop(conns []*websocket.Conn, d time.Duration) (int, []time.Duration, i
 	stop := time.Now().Add(d)
 	for i, c := range conns {
 		wg.Add(1)
-		go func(i int, c *websocket.Conn) {
+		go func(i int, c messageConn) {
 			defer wg.Done()
 			var mine []time.Duration
 			bad := 0

@@ -24,6 +24,8 @@ import (
 type options struct {
 	worker                          bool
 	url, publish, name, serve       string
+	h2Addr                          string
+	h2Conns                         int
 	conns, perProcess, ipFirst      int
 	perIP, parallel, echoConns      int
 	broadcasts, broadcastWarmup     int
@@ -34,6 +36,7 @@ type options struct {
 type result struct {
 	Server      string     `json:"server"`
 	Echo        echoResult `json:"echo"`
+	EchoH2      *echoResult `json:"echo_h2,omitempty"`
 	Requested   int        `json:"conns"`
 	Open        int        `json:"open"`
 	OpenFailed  int        `json:"open_failed"`
@@ -64,6 +67,8 @@ func main() {
 	flag.IntVar(&o.perIP, "per-ip", 1000, "connections per source address")
 	flag.IntVar(&o.parallel, "parallel", 64, "handshakes in flight per process")
 	flag.IntVar(&o.echoConns, "echo-conns", 100, "echo connections")
+	flag.StringVar(&o.h2Addr, "h2-addr", "", "also echo over HTTP/2 (RFC 8441, h2c) at this HOST:PORT")
+	flag.IntVar(&o.h2Conns, "h2-conns", 10, "HTTP/2 connections the -echo-conns streams share")
 	flag.IntVar(&o.broadcasts, "broadcasts", 7, "broadcasts to time")
 	flag.IntVar(&o.broadcastWarmup, "broadcast-warmup", 3, "untimed broadcasts before those")
 	flag.IntVar(&o.pgid, "pgid", 0, "server process group for RSS")
@@ -99,6 +104,13 @@ func run(o options) (r result) {
 	r.Echo = runEcho(o)
 	logf("%s: echo %.0f round-trips/s, p50 %.2f ms, p99 %.2f ms, %d errors", o.name, r.Echo.PerSecond,
 		r.Echo.P50ms, r.Echo.P99ms, r.Echo.Errors)
+	if o.h2Addr != "" {
+		logf("%s: echo over HTTP/2 (RFC 8441), %d streams on %d connections", o.name, o.echoConns, o.h2Conns)
+		h2 := runEchoH2(o)
+		r.EchoH2 = &h2
+		logf("%s: h2 echo %.0f round-trips/s, p50 %.2f ms, p99 %.2f ms, %d errors %s", o.name, h2.PerSecond,
+			h2.P50ms, h2.P99ms, h2.Errors, h2.Error)
+	}
 	if r.Open > 0 {
 		broadcasts(o, p, &r)
 	}
