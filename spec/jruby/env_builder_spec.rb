@@ -100,6 +100,12 @@ RSpec.describe "the Rack env of an app mounted below the root" do
     expect(env_for("/shop/", "http://example.org/shop/cart")).to eq(["/shop", "/cart", "", "http://example.org/shop/cart"])
   end
 
+  it "keeps the query of an absolute-form target without a path (the path is then /)" do
+    expect(env_for("", "http://example.org?x=1")).to eq(["", "/", "x=1", "http://example.org?x=1"])
+    expect(env_for("", "https://example.org:8443#top")).to eq(["", "/", "", "https://example.org:8443#top"])
+    expect(env_for("", "http://example.org/a?b#c")).to eq(["", "/a", "b", "http://example.org/a?b#c"])
+  end
+
   it "never splits inside a path segment: a path outside the mount point stays whole" do
     expect(env_for("/app", "/application/x")).to eq(["", "/application/x", "", "/application/x"])
   end

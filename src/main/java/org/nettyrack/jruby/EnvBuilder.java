@@ -134,12 +134,21 @@ final class EnvBuilder {
         return env;
     }
 
+    private static int firstOf(String s, String chars, int from) {
+        for (int i = from; i < s.length(); i++) {
+            if (chars.indexOf(s.charAt(i)) >= 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     private void setTarget(ThreadContext context, RubyHash env, String target, String scriptName) {
         String path = target;
         if (path.regionMatches(true, 0, "http", 0, 4)) {
             int scheme = path.indexOf("://");
-            int slash = scheme < 0 ? -1 : path.indexOf('/', scheme + 3);
-            path = slash < 0 ? "/" : path.substring(slash);
+            int end = scheme < 0 ? -1 : firstOf(path, "/?#", scheme + 3); // the authority ends there
+            path = end < 0 ? "/" : path.charAt(end) == '/' ? path.substring(end) : "/" + path.substring(end);
         }
         int hash = path.indexOf('#');
         if (hash >= 0) {
