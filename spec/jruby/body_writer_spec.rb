@@ -93,6 +93,23 @@ RSpec.describe "Rack responses" do
     end
   end
 
+  it "lets a streaming body read the request body from its stream, with IO#read's ends" do
+    app = lambda do |_env|
+      body = lambda do |stream|
+        first = stream.read(3)
+        rest = stream.read
+        stream.write("#{first&.upcase}|#{rest}|#{stream.read.inspect}|#{stream.read(1).inspect}")
+        stream.close_read
+        stream.close
+      end
+      [200, { "content-type" => "text/plain" }, body]
+    end
+    with_app(app) do |port|
+      expect(http_post(port, "/", "abcdef").body).to eq('ABC|def|""|nil')
+      expect(http_get(port, "/").body).to eq(%(||""|nil)) # no body: read(3) is nil, read is "", as IO#read at its end
+    end
+  end
+
   describe "a body that fails" do
     let(:finished) { Queue.new }
     let(:closed) { Queue.new }

@@ -55,7 +55,7 @@ final class BodyWriter {
      * (not for HEAD) is sent as a file ({@link FileBodyWriter}).
      */
     void write(ThreadContext context, int status, ResponseHeadersReader.Result head, ResponseBody response,
-               ResponseSink sink, RackRequest request) {
+               ResponseSink sink, RackRequest request, IRubyObject input) {
         ResponseHeaders headers = head.headers;
         IRubyObject body = response.value;
         String sendfile = status == 200 && sink.honoursSendfile() ? headers.get("x-sendfile") : null;
@@ -68,7 +68,7 @@ final class BodyWriter {
         } else if ("HEAD".equals(request.method())) {
             writeHead(context, status, headers, response, sink);
         } else if (head.hijack != null) {
-            stream(context, status, headers, head.hijack, response, sink);
+            stream(context, status, headers, head.hijack, response, sink, input);
         } else if (status == 200 && response.can(BodyShapes.TO_PATH, "to_path")
             && sendFile(context, headers, response, sink, request)) {
             return;
@@ -78,7 +78,7 @@ final class BodyWriter {
         } else if (response.can(BodyShapes.EACH, "each")) {
             writeEach(context, status, headers, response, sink);
         } else if (response.can(BodyShapes.CALL, "call")) {
-            stream(context, status, headers, body, response, sink);
+            stream(context, status, headers, body, response, sink, input);
         } else {
             throw new InvalidResponse("body responds to neither each, to_ary nor call ("
                 + body.getMetaClass().getName() + ")");
@@ -176,9 +176,9 @@ final class BodyWriter {
     }
 
     private void stream(ThreadContext context, int status, ResponseHeaders headers, IRubyObject callable,
-                        ResponseBody response, ResponseSink sink) {
+                        ResponseBody response, ResponseSink sink, IRubyObject input) {
         sink.begin(status, headers, -1);
-        ResponseStream stream = streams.open(context, sink);
+        ResponseStream stream = streams.open(context, sink, input);
         try {
             call.call(context, callable, callable, stream);
         } finally {

@@ -128,7 +128,7 @@ public final class RackBridge implements RackHandler {
                 hijack.partial(context, status, head);
                 return;
             }
-            bodyWriter.write(context, status, head, body, sink, request);
+            bodyWriter.write(context, status, head, body, sink, request, input);
         } catch (ClientGone e) {
             failure = e;
             sink.abort();

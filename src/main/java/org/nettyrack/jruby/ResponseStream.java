@@ -15,9 +15,11 @@ import org.nettyrack.core.ResponseSink;
 /**
  * {@code Nettyrack::ResponseStream}: the stream handed to a Rack 3 streaming body
  * ({@code body.call(stream)}) or a Rack 2 {@code rack.hijack} response header. The SPEC asks
- * for read, write, {@code <<}, flush, close, close_read, close_write and closed?; this stream
- * only writes (reads see end of input). Writes go straight to the response and block while the
- * client is not reading.
+ * for read, write, {@code <<}, flush, close, close_read, close_write and closed?. Reads give
+ * the request body ({@code rack.input}'s {@code read}, IO semantics: {@code ""} or nil at its
+ * end); the server has read the whole body before the application runs, so a read never waits
+ * for the client. Writes go straight to the response and block while the client is not reading.
+ * For a stream that switches protocols, both ways live, see {@code rack.protocol} ({@link RackHijack}).
  */
 @JRubyClass(name = "Nettyrack::ResponseStream")
 public final class ResponseStream extends RubyObject {
@@ -31,21 +33,25 @@ public final class ResponseStream extends RubyObject {
             this.type = type;
         }
 
-        ResponseStream open(ThreadContext context, ResponseSink sink) {
-            return new ResponseStream(context.runtime, type, sink);
+        /** input: the request's {@code rack.input}, which reads come from; null: reads see end of input. */
+        ResponseStream open(ThreadContext context, ResponseSink sink, IRubyObject input) {
+            return new ResponseStream(context.runtime, type, sink, input);
         }
     }
 
     private transient ResponseSink sink;
+    private transient IRubyObject input;
     private boolean closed;
+    private boolean readClosed;
 
     ResponseStream(Ruby runtime, RubyClass type) {
         super(runtime, type);
     }
 
-    private ResponseStream(Ruby runtime, RubyClass type, ResponseSink sink) {
+    private ResponseStream(Ruby runtime, RubyClass type, ResponseSink sink, IRubyObject input) {
         super(runtime, type);
         this.sink = sink;
+        this.input = input;
     }
 
     @JRubyMethod
@@ -77,7 +83,13 @@ public final class ResponseStream extends RubyObject {
 
     @JRubyMethod(optional = 2)
     public IRubyObject read(ThreadContext context, IRubyObject[] args) {
-        return context.nil;
+        if (readClosed) {
+            throw context.runtime.newIOError("not opened for reading");
+        }
+        if (input == null) {
+            return args.length > 0 && !args[0].isNil() ? context.nil : context.runtime.newString();
+        }
+        return input.callMethod(context, "read", args);
     }
 
     @JRubyMethod(name = {"close", "close_write"})
@@ -88,6 +100,7 @@ public final class ResponseStream extends RubyObject {
 
     @JRubyMethod
     public IRubyObject close_read(ThreadContext context) {
+        readClosed = true;
         return context.nil;
     }
 
