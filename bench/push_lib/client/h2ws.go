@@ -5,7 +5,8 @@ package main
 // HTTP/2 framer and RFC 6455 framing. A connection (h2c, prior knowledge) carries several
 // streams; each stream is one WebSocket, opened by an extended CONNECT once the server's
 // SETTINGS allowed it. The client keeps HTTP/2 flow control both ways: it waits for window
-// before sending DATA, and gives back what it read with WINDOW_UPDATE.
+// before sending DATA, and gives back what it read with WINDOW_UPDATE once half of a window
+// (1 MiB per stream, 16 MiB for the connection) was read.
 
 import (
 	"bytes"
@@ -41,12 +42,13 @@ type h2conn struct {
 }
 
 type h2stream struct {
-	h      *h2conn
-	id     uint32
-	window int64 // stream send window, under h.mu
-	status chan int
-	in     chan []byte
-	buf    []byte
+	h       *h2conn
+	id      uint32
+	window  int64  // stream send window, under h.mu
+	unacked uint32 // stream credit read and not yet given back (the reader's alone)
+	status  chan int
+	in      chan []byte
+	buf     []byte
 }
 
 // dialH2 opens an h2c connection to addr and waits for the server's SETTINGS.
@@ -86,6 +88,7 @@ func dialH2(addr string, timeout time.Duration) (*h2conn, error) {
 
 func (h *h2conn) read() {
 	seenSettings := false
+	var unacked uint32 // connection credit read and not yet given back
 	for {
 		f, err := h.fr.ReadFrame()
 		if err != nil {
@@ -126,13 +129,25 @@ func (h *h2conn) read() {
 			}
 		case *http2.DataFrame:
 			data := append([]byte(nil), f.Data()...)
-			if n := uint32(len(f.Data())); n > 0 {
+			s := h.stream(f.StreamID)
+			if n := uint32(f.Length); n > 0 {
+				// Credit given back in batches, as browsers do: once half a window was read.
+				unacked += n
+				if s != nil {
+					s.unacked += n
+				}
 				h.wmu.Lock()
-				h.fr.WriteWindowUpdate(0, n)
-				h.fr.WriteWindowUpdate(f.StreamID, n)
+				if unacked >= 1<<23 {
+					h.fr.WriteWindowUpdate(0, unacked)
+					unacked = 0
+				}
+				if s != nil && s.unacked >= 1<<19 {
+					h.fr.WriteWindowUpdate(f.StreamID, s.unacked)
+					s.unacked = 0
+				}
 				h.wmu.Unlock()
 			}
-			if s := h.stream(f.StreamID); s != nil && len(data) > 0 {
+			if s != nil && len(data) > 0 {
 				s.in <- data
 			}
 		case *http2.WindowUpdateFrame:

@@ -34,24 +34,24 @@ type options struct {
 }
 
 type result struct {
-	Server      string     `json:"server"`
-	Echo        echoResult `json:"echo"`
+	Server      string      `json:"server"`
+	Echo        echoResult  `json:"echo"`
 	EchoH2      *echoResult `json:"echo_h2,omitempty"`
-	Requested   int        `json:"conns"`
-	Open        int        `json:"open"`
-	OpenFailed  int        `json:"open_failed"`
-	OpenError   string     `json:"open_error,omitempty"`
-	OpenSeconds float64    `json:"open_seconds"`
-	Processes   int        `json:"client_processes"`
-	RSSBefore   int64      `json:"rss_before"`
-	RSSOpen     int64      `json:"rss_open"`
-	PerConn     float64    `json:"rss_per_conn"`
-	Broadcast   []float64  `json:"broadcast_ms"`
-	Delivered   []int      `json:"broadcast_delivered"`
-	Median      float64    `json:"broadcast_median_ms"`
-	Publish     []float64  `json:"publish_ms"`
-	WarmupMs    []float64  `json:"broadcast_warmup_ms"`
-	Error       string     `json:"error,omitempty"`
+	Requested   int         `json:"conns"`
+	Open        int         `json:"open"`
+	OpenFailed  int         `json:"open_failed"`
+	OpenError   string      `json:"open_error,omitempty"`
+	OpenSeconds float64     `json:"open_seconds"`
+	Processes   int         `json:"client_processes"`
+	RSSBefore   int64       `json:"rss_before"`
+	RSSOpen     int64       `json:"rss_open"`
+	PerConn     float64     `json:"rss_per_conn"`
+	Broadcast   []float64   `json:"broadcast_ms"`
+	Delivered   []int       `json:"broadcast_delivered"`
+	Median      float64     `json:"broadcast_median_ms"`
+	Publish     []float64   `json:"publish_ms"`
+	WarmupMs    []float64   `json:"broadcast_warmup_ms"`
+	Error       string      `json:"error,omitempty"`
 }
 
 func main() {
