@@ -2,8 +2,6 @@
 
 require_relative "../support/files_helper"
 
-require "tmpdir"
-require "uri"
 
 # env["rack.early_hints"], as Puma provides it: a 103 before the final response on HTTP/1.1,
 # seen with a raw socket and curl -v, and on HTTP/2 (a HEADERS frame with :status 103 before the
@@ -66,20 +64,11 @@ RSpec.describe "early hints (rack.early_hints)" do
         [200, { "content-type" => "text/css", "cache-control" => "max-age=60" }, ["p { color: green }"]]
       end
     end
-    Dir.mktmpdir("nettyrack-early-hints") do |dir|
-      certs = TestCertificates.new(dir)
-      pem, key = certs.server("server")
-      server = Nettyrack::Server.new(page_app, binds: ["ssl://127.0.0.1:0?#{URI.encode_www_form(cert: pem, key: key)}"],
-                                               threads: [2, 4], errors: StringIO.new)
-      server.start
-      browser = Browser.launch(flags: ["--ignore-certificate-errors-spki-list=#{certs.spki('server')}"])
-      page = browser.open("https://127.0.0.1:#{server.port}/")
+    Browser.with_tls_server(page_app) do |server, browser|
+      page = browser.open("https://localhost:#{server.port}/")
       expect(page.text("#initiator", including: "h2")).to eq("early-hints h2")
       fetched = Array.new(paths.size) { paths.pop }
       expect(fetched.count("/style.css")).to eq(1) # the preload, which the page then used
-    ensure
-      browser&.close
-      server&.stop
     end
   end
 

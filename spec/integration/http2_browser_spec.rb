@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require "tmpdir"
-require "uri"
 
 # Headless Chromium against an ssl:// listener with a certificate made for the test: the page
 # and the Server-Sent Events stream it opens with EventSource come over HTTP/2 (ALPN h2), as a
@@ -46,21 +44,13 @@ RSpec.describe "HTTP/2 in a browser" do
         [404, { "content-type" => "text/plain" }, ["not here"]]
       end
     end
-    Dir.mktmpdir("nettyrack-h2-browser") do |dir|
-      pem, key = TestCertificates.new(dir).server("server")
-      server = Nettyrack::Server.new(app, binds: ["ssl://127.0.0.1:0?#{URI.encode_www_form(cert: pem, key: key)}"],
-                                          threads: [2, 4], errors: StringIO.new)
-      server.start
-      browser = Browser.launch(flags: ["--ignore-certificate-errors"])
-      page = browser.open("https://127.0.0.1:#{server.port}/")
+    Browser.with_tls_server(app) do |server, browser|
+      page = browser.open("https://localhost:#{server.port}/")
       expect(page.text("#log", including: "three")).to eq("one\ntwo\nthree\n")
       expect(page.text("#proto", including: "h2")).to eq("h2")
       requests = Array.new(seen.size) { seen.pop }
       expect(requests).to include(["/", "HTTP/2", "https"], ["/events", "HTTP/2", "https"])
       expect(requests.map { |_, protocol, _| protocol }.uniq).to eq(["HTTP/2"])
-    ensure
-      browser&.close
-      server&.stop
     end
   end
 end

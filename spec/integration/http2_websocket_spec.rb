@@ -1,7 +1,5 @@
 # frozen_string_literal: true
 
-require "tmpdir"
-require "uri"
 
 # WebSockets over HTTP/2 (RFC 8441): the server advertises SETTINGS_ENABLE_CONNECT_PROTOCOL, a
 # CONNECT with :protocol websocket reaches the app as a rack.upgrade? :websocket request
@@ -95,13 +93,7 @@ RSpec.describe "WebSockets over HTTP/2 (RFC 8441)" do
       requests << env.values_at("REQUEST_METHOD", "PATH_INFO", "QUERY_STRING", "SERVER_PROTOCOL", "rack.protocol")
       [200, { "content-type" => "text/html; charset=utf-8" }, [page_html]]
     end
-    Dir.mktmpdir("nettyrack-h2-ws") do |dir|
-      certs = TestCertificates.new(dir)
-      pem, key = certs.server("server")
-      server = Nettyrack::Server.new(app, binds: ["ssl://127.0.0.1:0?#{URI.encode_www_form(cert: pem, key: key)}"],
-                                          threads: [2, 4], errors: StringIO.new)
-      server.start
-      browser = Browser.launch(flags: ["--ignore-certificate-errors-spki-list=#{certs.spki('server')}"])
+    Browser.with_tls_server(app) do |server, browser|
       page = browser.open("https://localhost:#{server.port}/")
       before = server.stats.open_connections # the page's (Chromium may keep a spare beside it)
       page.eval("openSocket()")
@@ -110,9 +102,6 @@ RSpec.describe "WebSockets over HTTP/2 (RFC 8441)" do
       expect([stats.websocket_sessions, stats.open_connections]).to eq([1, before]), "no connection of its own"
       seen = Array.new(requests.size) { requests.pop }
       expect(seen).to include(["GET", "/", "", "HTTP/2", nil], ["CONNECT", "/ws", "", "HTTP/2", ["websocket"]])
-    ensure
-      browser&.close
-      server&.stop
     end
   end
 end

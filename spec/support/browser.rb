@@ -3,6 +3,8 @@
 require "fileutils"
 require "json"
 require "tmpdir"
+require "uri"
+require_relative "test_certificates"
 require_relative "deadline"
 
 # Headless Chromium for end-to-end specs, driven over the DevTools protocol on a pipe
@@ -51,6 +53,26 @@ class Browser
     @events = []
     @next_id = 0
     command("Browser.getVersion")
+  end
+
+  # Serves +app+ from a Nettyrack::Server on an ssl:// listener (ALPN offers h2) with a
+  # certificate made for the test, and yields it with a headless Chromium that trusts that
+  # certificate by its key (--ignore-certificate-errors-spki-list: unlike
+  # --ignore-certificate-errors, no certificate error is left to turn features off, such as
+  # Early Hints); stops both afterwards. Open pages at https://localhost:PORT/.
+  def self.with_tls_server(app, threads: [2, 4])
+    Dir.mktmpdir("nettyrack-browser-tls") do |dir|
+      certs = TestCertificates.new(dir)
+      pem, key = certs.server("server")
+      server = Nettyrack::Server.new(app, binds: ["ssl://127.0.0.1:0?#{URI.encode_www_form(cert: pem, key: key)}"],
+                                          threads: threads, errors: StringIO.new)
+      server.start
+      browser = launch(flags: ["--ignore-certificate-errors-spki-list=#{certs.spki('server')}"])
+      yield server, browser
+    ensure
+      browser&.close
+      server&.stop
+    end
   end
 
   # A new tab showing +url+, once its load event fired.
