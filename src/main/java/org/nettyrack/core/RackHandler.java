@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The seam between a transport and the application. A transport (Netty today, a servlet
- * container later) parses a request, then calls {@link #handle} on a worker thread, never on
+ * The seam between a transport and the application. A transport (the Netty door, or the
+ * servlet door inside a container) parses a request, then calls {@link #handle} on a worker thread, never on
  * an I/O thread. The handler answers through the sink exactly once: either
  * {@link ResponseSink#respond} or {@link ResponseSink#begin} ... {@link ResponseSink#end}.
  */

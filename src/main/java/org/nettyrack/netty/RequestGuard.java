@@ -23,7 +23,8 @@ import org.nettyrack.core.HostHeader;
  * malformed ones itself and closes the connection:
  * <ul>
  * <li>414 for a request line over the limit; 431 for a header block or header count over it;</li>
- * <li>505 for an HTTP version other than 1.0 and 1.1 (this door speaks HTTP/1.x only);</li>
+ * <li>505 for an HTTP version other than 1.0 and 1.1 in a request line (HTTP/2 comes by its
+ * preface or ALPN, and its streams reach this guard as HTTP/1.1 objects);</li>
  * <li>501 for a transfer coding other than chunked applied before the final chunked
  * ({@code gzip, chunked}: RFC 9112 6.1, "a server that receives a request message with a
  * transfer coding it does not understand SHOULD respond with 501");</li>

@@ -108,7 +108,7 @@ final class ServletRackRequest implements RackRequest {
         return body;
     }
 
-    /** A WebSocket handshake when the container supports them; SSE is not offered (yet) behind this door. */
+    /** {@link Upgrade#of}, less what the container cannot do ({@link Upgrades}: WebSocket needs its Jakarta WebSocket support). */
     @Override
     public Upgrade upgrade() {
         return upgrade;

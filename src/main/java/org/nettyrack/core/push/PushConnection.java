@@ -7,8 +7,9 @@ package org.nettyrack.core.push;
  * ({@link org.nettyrack.core.ServerConfig#maxPushQueue()}): the write that would pass it
  * returns false and the connection is closed (WebSocket status 1008).
  *
- * <p>How a transport builds one (the Netty door's is {@code NettyPushConnection}; a servlet
- * door's would sit on a Jakarta WebSocket session or an async response): it counts writes in
+ * <p>How a transport builds one (the Netty door's is {@code NettyPushConnection}; the servlet
+ * door's, {@code WebSocketConnection} and {@code EventStreamConnection}, sit on a Jakarta
+ * WebSocket session and an async response): it counts writes in
  * and out with a {@link SendBacklog} (the limit, 1008, {@code on_drained}), closes with the
  * {@link PushClose} codes, keeps its timeout in an {@link IdlePolicy} and asks it what to do
  * when its idle timers fire, and hands {@link #schedule} to the connection's
