@@ -21,7 +21,7 @@ Gem::Specification.new do |spec|
 
   # lib/nettyrack/jars/*.jar are built by `rake jar` (mvn package); `rake gem` builds them first.
   spec.files = Dir.chdir(__dir__) do
-    Dir["lib/**/*.rb", "lib/nettyrack/jars/*.jar", "bin/nettyrack", "README.md"]
+    Dir["lib/**/*.rb", "lib/nettyrack/jars/*.jar", "bin/nettyrack", "README.md", "docs/*.md"]
   end
   spec.bindir = "bin"
   spec.executables = ["nettyrack"]
