@@ -57,8 +57,15 @@ final class PushUpgrade {
     private PushUpgrade() {
     }
 
-    /** Starts the push conversation; false when the handshake could not be made (the caller answers 400). */
-    static boolean start(Channel channel, ServerState server, NettyRackRequest request, Accepted accepted) {
+    /** What {@link #start} answers when the handshake could not be made (the caller answers 400). */
+    static final int NOT_STARTED = -1;
+
+    /**
+     * Starts the push conversation; answers the status that went out (101, or 200 on an HTTP/2
+     * stream, for a WebSocket; {@link PushHead#sseStatus} for an event stream), or
+     * {@link #NOT_STARTED}.
+     */
+    static int start(Channel channel, ServerState server, NettyRackRequest request, Accepted accepted) {
         ServerConfig config = server.config;
         Upgrade protocol = request.upgrade();
         PushFraming framing = protocol == Upgrade.WEBSOCKET ? PushFraming.WEBSOCKET : PushFraming.SSE;
@@ -70,11 +77,12 @@ final class PushUpgrade {
         connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
         channel.config().setAutoRead(false);
 
+        boolean stream = channel instanceof Http2StreamChannel;
         ChannelFuture handshake = protocol != Upgrade.WEBSOCKET ? sse(channel, request, accepted.status(), accepted.headers())
-            : channel instanceof Http2StreamChannel ? websocketOverHttp2(channel, request, accepted.headers(), config)
+            : stream ? websocketOverHttp2(channel, request, accepted.headers(), config)
             : websocket(channel, request, accepted.headers(), config);
         if (handshake == null) {
-            return false;
+            return NOT_STARTED;
         }
         server.counters.pushOpened(protocol);
         channel.closeFuture().addListener(f -> server.counters.pushClosed(protocol));
@@ -90,7 +98,8 @@ final class PushUpgrade {
                 channel.close(); // PushHandler sees it go and queues on_close
             }
         });
-        return true;
+        return protocol != Upgrade.WEBSOCKET ? PushHead.sseStatus(accepted.status())
+            : stream ? HttpResponseStatus.OK.code() : HttpResponseStatus.SWITCHING_PROTOCOLS.code();
     }
 
     private static WebSocketServerExtension deflate(HttpRequest head, ServerConfig config) {

@@ -233,7 +233,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
         PushUpgrade.Accepted upgrade = sink.upgrade();
         if (upgrade != null) {
-            upgrade(request, sink.status(), upgrade);
+            upgrade(request, upgrade);
             return;
         }
         server.activeRequests.decrementAndGet();
@@ -266,14 +266,16 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
      * draining meanwhile (or a client that half-closed) is refused as {@link UpgradeRefusal}
      * says: nothing would ever tell that connection to close.
      */
-    private void upgrade(NettyRackRequest request, int status, PushUpgrade.Accepted accepted) {
+    private void upgrade(NettyRackRequest request, PushUpgrade.Accepted accepted) {
         dropWaiting();
         boolean open = ctx.channel().isActive();
         UpgradeRefusal refusal = UpgradeRefusal.before(server.draining || closeWhenIdle);
-        if (refusal == null && !(open && PushUpgrade.start(ctx.channel(), server, request, accepted))) {
+        int sent = refusal == null && open ? PushUpgrade.start(ctx.channel(), server, request, accepted)
+            : PushUpgrade.NOT_STARTED;
+        if (refusal == null && sent == PushUpgrade.NOT_STARTED) {
             refusal = UpgradeRefusal.BAD_HANDSHAKE;
         }
-        logAccess(request, refusal == null ? status : refusal.status(), 0);
+        logAccess(request, refusal == null ? sent : refusal.status(), 0); // the status on the wire, not the app's
         if (refusal == null) {
             return; // this handler has left the pipeline
         }

@@ -275,4 +275,19 @@ class PushUpgradeTest {
         assertFalse(h.channel.isOpen());
         assertEquals(List.of("open", "close"), endpoint.events);
     }
+
+    @Test
+    void theAccessLogSaysTheStatusThatWentOutNotTheApps() {
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        PipelineHarness sse = upgrading(ServerConfig.builder().accessLog(log).build(), 0, headers(), new ArrayList<>());
+        assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(
+            sse.exchange("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")));
+        PipelineHarness ws = upgrading(ServerConfig.builder().accessLog(log).build(), 200, headers(), new ArrayList<>());
+        assertEquals("HTTP/1.1 101 Switching Protocols", PipelineHarness.statusLine(ws.exchange(
+            "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")));
+        String lines = log.toString(StandardCharsets.UTF_8);
+        assertTrue(lines.contains("\"GET /events HTTP/1.1\" 200 "), lines); // the app said 0
+        assertTrue(lines.contains("\"GET /ws HTTP/1.1\" 101 "), lines); // the app said 200
+    }
 }
