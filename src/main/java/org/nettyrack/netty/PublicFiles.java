@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.files.FileOptions;
@@ -89,8 +90,8 @@ final class PublicFiles {
         this.maxEncoded = maxEncoded;
     }
 
-    /** The public files of this server, or null when it has no public directory. */
-    static PublicFiles of(ServerConfig config) {
+    /** The public files of this server, or null when it has no public directory; clock: nanoseconds, for the cache. */
+    static PublicFiles of(ServerConfig config, LongSupplier clock) {
         FileOptions options = config.files();
         if (options.publicDir() == null) {
             return null;
@@ -98,7 +99,7 @@ final class PublicFiles {
         try {
             PublicDir dir = new PublicDir(options.publicDir(), options.dotfiles());
             return new PublicFiles(new PublicFileCache(dir, TimeUnit.MILLISECONDS.toNanos(config.fileCacheMillis()),
-                config.fileCacheEntries()), options, config.fileCacheMillis() > 0 ? config.fileCacheEntries() : 0);
+                config.fileCacheEntries(), clock), options, config.fileCacheMillis() > 0 ? config.fileCacheEntries() : 0);
         } catch (IOException e) {
             throw new IllegalArgumentException("public directory: " + e.getMessage(), e);
         }

@@ -4,6 +4,7 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 import org.nettyrack.core.AccessLog;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.RackHandler;
@@ -31,8 +32,13 @@ final class ServerState {
     volatile boolean draining;
 
     ServerState(ServerConfig config, RackHandler handler, Workers workers) {
+        this(config, handler, workers, System::nanoTime);
+    }
+
+    /** clock: nanoseconds for the public files' cache time (tests give the event loop's ticker). */
+    ServerState(ServerConfig config, RackHandler handler, Workers workers, LongSupplier clock) {
         this(config, handler, workers, config.accessLog() == null ? null
-            : new AccessLog(config.accessLog(), config.accessLogFormat()), PublicFiles.of(config));
+            : new AccessLog(config.accessLog(), config.accessLogFormat()), PublicFiles.of(config, clock));
     }
 
     private ServerState(ServerConfig config, RackHandler handler, Workers workers, AccessLog accessLog,

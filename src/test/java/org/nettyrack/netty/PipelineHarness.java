@@ -45,7 +45,7 @@ final class PipelineHarness {
      * handlers tell server from client by it: the HTTP/2 multiplexer, for {@code Upgrade: h2c}).
      */
     PipelineHarness(ServerConfig config, RackHandler handler, Workers workers, SocketAddress peer, Channel parent) {
-        state = new ServerState(config, handler, workers);
+        state = new ServerState(config, handler, workers, this::now);
         HttpPipeline pipeline = new HttpPipeline(state);
         channel = new EmbeddedChannel(parent, DefaultChannelId.newInstance(), true, false, new ChannelInitializer<Channel>() {
             @Override
@@ -72,6 +72,11 @@ final class PipelineHarness {
         channel.writeInbound(Unpooled.wrappedBuffer(bytes));
         channel.runPendingTasks();
         return output();
+    }
+
+    /** The channel's clock, which {@link #elapse} moves (the public files' cache reads it). */
+    private long now() {
+        return channel.eventLoop().ticker().nanoTime();
     }
 
     /** Moves the channel's clock on by +millis+ and runs the timers that came due. */
