@@ -100,7 +100,7 @@ module Nettyrack
 
     def check_tls(java_config)
       Java::OrgNettyrackNetty::NettyServer.check_tls(java_config)
-    rescue Java::OrgNettyrackNetty::TlsSetupException => e
+    rescue Java::OrgNettyrackNettyTls::TlsSetupException => e
       raise ConfigError, e.message
     end
 

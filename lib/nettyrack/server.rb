@@ -72,7 +72,7 @@ module Nettyrack
       self
     rescue Java::JavaNet::BindException => e
       raise BindError, e.message
-    rescue Java::OrgNettyrackNetty::TlsSetupException => e
+    rescue Java::OrgNettyrackNettyTls::TlsSetupException => e
       raise ConfigError, e.message
     end
 
@@ -110,7 +110,7 @@ module Nettyrack
     # keeping the certificates in use, when the files do not make a TLS setup.
     def reload_tls
       @netty.reload_tls
-    rescue Java::OrgNettyrackNetty::TlsSetupException => e
+    rescue Java::OrgNettyrackNettyTls::TlsSetupException => e
       raise ConfigError, e.message
     end
 

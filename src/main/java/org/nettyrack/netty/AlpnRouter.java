@@ -3,7 +3,6 @@ package org.nettyrack.netty;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
-import java.util.List;
 
 /**
  * Behind the {@code SslHandler} of a TLS connection: once the handshake has agreed on an
@@ -11,15 +10,12 @@ import java.util.List;
  * arrive meanwhile wait here (Netty's {@link ApplicationProtocolNegotiationHandler}). A client
  * that does not use ALPN gets HTTP/1.1. A handshake that fails closes the connection.
  *
- * <p>ALPN offers {@code h2} first ({@link #OFFERED}), whatever {@code --http2} says: that
- * option is about cleartext ports, and browsers speak HTTP/2 only over TLS. A listener's
- * {@code alpn} param narrows the offer ({@link TlsSettings#alpn}), {@code alpn=http/1.1} to
- * HTTP/1.1 alone.
+ * <p>ALPN offers {@code h2} first ({@code TlsSettings.OFFERED}), whatever {@code --http2}
+ * says: that option is about cleartext ports, and browsers speak HTTP/2 only over TLS. A
+ * listener's {@code alpn} param narrows the offer ({@code TlsSettings.alpn}),
+ * {@code alpn=http/1.1} to HTTP/1.1 alone.
  */
 final class AlpnRouter extends ApplicationProtocolNegotiationHandler {
-    /** What ALPN offers unless the listener says otherwise, the server's preference first. */
-    static final List<String> OFFERED = List.of(ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1);
-
     private final HttpPipeline http;
 
     AlpnRouter(HttpPipeline http) {

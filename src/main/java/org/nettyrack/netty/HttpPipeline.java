@@ -8,6 +8,7 @@ import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.netty.tls.TlsListener;
 
 /**
  * Builds each connection's pipeline (TCP or unix socket alike), socket side first:

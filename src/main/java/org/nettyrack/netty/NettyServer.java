@@ -18,6 +18,8 @@ import org.nettyrack.core.ops.Orders;
 import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.WarmupReport;
+import org.nettyrack.netty.tls.TlsListeners;
+import org.nettyrack.netty.tls.TlsSetupException;
 
 /**
  * A nettyrack server: listens on the configured addresses on Netty event loops (epoll on Linux,
@@ -197,7 +199,7 @@ public final class NettyServer {
         return tls == null ? 0 : tls.reload();
     }
 
-    /** The TLS implementation serving ssl:// listeners ({@link TlsEngine}), or null without any. */
+    /** The TLS implementation serving ssl:// listeners ({@link TlsListeners#engine}), or null without any. */
     public String tlsEngine() {
         return TlsListeners.engine(config);
     }

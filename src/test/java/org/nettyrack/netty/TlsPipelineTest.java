@@ -23,6 +23,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.netty.tls.TestCertificates;
+import org.nettyrack.netty.tls.TlsListener;
 
 /**
  * An ssl:// connection's pipeline in memory: a Netty TLS client on one {@link EmbeddedChannel},

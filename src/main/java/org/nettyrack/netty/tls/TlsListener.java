@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.tls;
 
 import io.netty.handler.ssl.SslContext;
 import org.nettyrack.core.ServerConfig;
@@ -9,16 +9,16 @@ import org.nettyrack.core.ServerConfig;
  * connections accepted afterwards get the new certificate, open ones keep the session they have. Contexts
  * are read by event loops and swapped by the reloading thread, hence volatile.
  */
-final class TlsListener {
+public final class TlsListener {
     private final ServerConfig.Bind bind;
     private volatile SslContext context;
 
-    TlsListener(ServerConfig.Bind bind) throws TlsSetupException {
+    public TlsListener(ServerConfig.Bind bind) throws TlsSetupException {
         this.bind = bind;
         this.context = TlsSettings.context(bind);
     }
 
-    SslContext context() {
+    public SslContext context() {
         return context;
     }
 

@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.tls;
 
 import io.netty.handler.ssl.SslContext;
 import java.util.LinkedHashMap;
@@ -10,11 +10,11 @@ import org.nettyrack.core.ServerConfig;
  * read from their files when the server opens, and swapped all at once by {@link #reload}
  * (SIGHUP), or not at all when any listener's files no longer make a TLS setup.
  */
-final class TlsListeners {
+public final class TlsListeners {
     private final Map<ServerConfig.Bind, TlsListener> byBind = new LinkedHashMap<>();
 
     /** Reads the files of every {@code ssl://} bind of config; throws saying which cannot be used. */
-    TlsListeners(ServerConfig config) throws TlsSetupException {
+    public TlsListeners(ServerConfig config) throws TlsSetupException {
         for (ServerConfig.Bind bind : config.binds()) {
             if ("ssl".equals(bind.scheme())) {
                 byBind.put(bind, new TlsListener(bind));
@@ -23,7 +23,7 @@ final class TlsListeners {
     }
 
     /** The bind's TLS state, or null for a cleartext one. */
-    TlsListener of(ServerConfig.Bind bind) {
+    public TlsListener of(ServerConfig.Bind bind) {
         return byBind.get(bind);
     }
 
@@ -31,7 +31,7 @@ final class TlsListeners {
      * Checks that every {@code ssl://} listener of config can be set up from its files, before a
      * server is built (the launcher calls it ahead of loading the application).
      */
-    static void check(ServerConfig config) throws TlsSetupException {
+    public static void check(ServerConfig config) throws TlsSetupException {
         for (ServerConfig.Bind bind : config.binds()) {
             if ("ssl".equals(bind.scheme())) {
                 TlsSettings.context(bind);
@@ -44,7 +44,7 @@ final class TlsListeners {
      * connections with it; open connections keep theirs. Otherwise throws, every listener
      * keeping the setup it had. Returns the number of TLS listeners reloaded.
      */
-    synchronized int reload() throws TlsSetupException {
+    public synchronized int reload() throws TlsSetupException {
         Map<TlsListener, SslContext> fresh = new LinkedHashMap<>();
         for (TlsListener listener : byBind.values()) {
             fresh.put(listener, listener.read());
@@ -54,7 +54,7 @@ final class TlsListeners {
     }
 
     /** The TLS implementation serving config's ssl:// listeners ({@link TlsEngine}), or null without any. */
-    static String engine(ServerConfig config) {
+    public static String engine(ServerConfig config) {
         return config.binds().stream().anyMatch(b -> "ssl".equals(b.scheme())) ? TlsEngine.description() : null;
     }
 }

@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.tls;
 
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslProvider;

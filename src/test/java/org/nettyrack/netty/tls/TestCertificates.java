@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.tls;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -10,31 +10,31 @@ import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ServerConfig;
 
 /** Certificates for TLS tests, made by the openssl CLI in a test's temporary directory. */
-final class TestCertificates {
+public final class TestCertificates {
     private final Path dir;
 
-    TestCertificates(Path dir) {
+    public TestCertificates(Path dir) {
         this.dir = dir;
     }
 
-    String path(String name) {
+    public String path(String name) {
         return dir.resolve(name).toString();
     }
 
     /** name.pem and name.key: a self-signed certificate for localhost and its PKCS#8 key. */
-    TestCertificates server(String name, String keyType) throws IOException, InterruptedException {
+    public TestCertificates server(String name, String keyType) throws IOException, InterruptedException {
         openssl("req", "-x509", "-newkey", keyType, "-nodes", "-keyout", path(name + ".key"), "-out", path(name + ".pem"),
             "-days", "2", "-subj", "/CN=localhost");
         return this;
     }
 
-    String keystore(String name, String password) throws IOException, InterruptedException {
+    public String keystore(String name, String password) throws IOException, InterruptedException {
         openssl("pkcs12", "-export", "-in", path(name + ".pem"), "-inkey", path(name + ".key"), "-out", path(name + ".p12"),
             "-passout", "pass:" + password);
         return path(name + ".p12");
     }
 
-    void openssl(String... args) throws IOException, InterruptedException {
+    public void openssl(String... args) throws IOException, InterruptedException {
         // `timeout` ends an openssl that hangs, so that reading its output to the end returns
         List<String> command = new ArrayList<>(List.of("timeout", "30", "openssl"));
         command.addAll(List.of(args));
@@ -45,7 +45,7 @@ final class TestCertificates {
         }
     }
 
-    static ServerConfig.Bind bind(Map<String, String> params) {
+    public static ServerConfig.Bind bind(Map<String, String> params) {
         return new ServerConfig.Bind("ssl", "127.0.0.1", 9443, null, params);
     }
 }

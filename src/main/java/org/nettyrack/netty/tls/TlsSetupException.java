@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.tls;
 
 /**
  * A TLS listener that cannot be set up from its bind parameters: a file missing or unreadable,

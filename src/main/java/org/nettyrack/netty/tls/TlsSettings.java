@@ -1,9 +1,10 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.tls;
 
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolConfig.Protocol;
 import io.netty.handler.ssl.ApplicationProtocolConfig.SelectedListenerFailureBehavior;
 import io.netty.handler.ssl.ApplicationProtocolConfig.SelectorFailureBehavior;
+import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -22,7 +23,7 @@ import org.nettyrack.core.ServerConfig;
  * verify it when sent), {@code force_peer} (refuse clients without one); the last two need
  * {@code ca}, a PEM file of the CAs client certificates must chain to.</li>
  * <li>{@code alpn}: the application protocols ALPN offers, the server's preference first, from
- * {@link AlpnRouter#OFFERED} ({@code h2,http/1.1} by default; {@code http/1.1} turns HTTP/2 off
+ * {@link #OFFERED} ({@code h2,http/1.1} by default; {@code http/1.1} turns HTTP/2 off
  * on this listener).</li>
  * </ul>
  * TLS 1.2 and 1.3 only, forward-secret AEAD suites only ({@link #CIPHERS}). Every failure is one
@@ -30,6 +31,8 @@ import org.nettyrack.core.ServerConfig;
  */
 final class TlsSettings {
     static final List<String> PROTOCOLS = List.of("TLSv1.3", "TLSv1.2");
+    /** What ALPN offers unless the listener says otherwise, the server's preference first. */
+    static final List<String> OFFERED = List.of(ApplicationProtocolNames.HTTP_2, ApplicationProtocolNames.HTTP_1_1);
     /** TLS 1.3's suites, then TLS 1.2's ECDHE + AEAD ones (Mozilla's "intermediate" less DHE). */
     static final List<String> CIPHERS = List.of(
         "TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256",
@@ -103,11 +106,11 @@ final class TlsSettings {
     static List<String> alpn(Map<String, String> params) throws TlsSetupException {
         String text = params.get("alpn");
         if (text == null) {
-            return AlpnRouter.OFFERED;
+            return OFFERED;
         }
         List<String> protocols = List.of(text.split(",", -1));
-        if (!AlpnRouter.OFFERED.containsAll(protocols) || protocols.stream().distinct().count() != protocols.size()) {
-            throw new TlsSetupException("alpn must list " + String.join(" and/or ", AlpnRouter.OFFERED)
+        if (!OFFERED.containsAll(protocols) || protocols.stream().distinct().count() != protocols.size()) {
+            throw new TlsSetupException("alpn must list " + String.join(" and/or ", OFFERED)
                 + " (comma-separated, each once, the preferred first), got " + text);
         }
         return protocols;

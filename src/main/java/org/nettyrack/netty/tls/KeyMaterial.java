@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.tls;
 
 import java.io.IOException;
 import java.io.InputStream;

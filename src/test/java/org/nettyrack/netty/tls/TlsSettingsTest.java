@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.tls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -50,7 +50,7 @@ class TlsSettingsTest {
             enabled.remove("SSLv2Hello"); // OpenSSL's engine names the hello format it reads, not a protocol
             assertEquals(Set.of("TLSv1.2", "TLSv1.3"), enabled);
             assertTrue(TlsSettings.CIPHERS.containsAll(context.cipherSuites()), context.cipherSuites().toString());
-            assertEquals(AlpnRouter.OFFERED, context.applicationProtocolNegotiator().protocols());
+            assertEquals(TlsSettings.OFFERED, context.applicationProtocolNegotiator().protocols());
         }
     }
 
