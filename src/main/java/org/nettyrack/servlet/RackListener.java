@@ -52,7 +52,7 @@ public final class RackListener implements ServletContextListener {
                 Map.of("$servlet_context", context), line -> context.log("nettyrack: " + line));
             app = onOwnThread("nettyrack boot", () -> booter.boot(settings));
             context.setAttribute(ServletDoor.ATTRIBUTE,
-                new ServletDoor(app, context, new StaticFiles(context, params.get("public.root")), mapAsync(context)));
+                new ServletDoor(app, context, new PublicFiles(context, params.get("public.root")), mapAsync(context)));
         } catch (HostedApp.BootFailure e) {
             String line = "nettyrack: cannot boot the Rack app of " + name(context) + ": " + e.getMessage();
             context.log(line);

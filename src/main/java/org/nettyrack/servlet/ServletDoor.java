@@ -54,11 +54,11 @@ final class ServletDoor {
      * maximum) run the app at once, the others queued first come, first served.
      */
     private final WorkerPool workers;
-    final StaticFiles statics;
+    final PublicFiles statics;
     /** {@link RackFilter} is mapped for ASYNC dispatches too ({@link RackListener} maps it). */
     final boolean filterSeesAsync;
 
-    ServletDoor(HostedApp app, ServletContext context, StaticFiles statics, boolean filterSeesAsync) {
+    ServletDoor(HostedApp app, ServletContext context, PublicFiles statics, boolean filterSeesAsync) {
         this.app = app;
         this.filterSeesAsync = filterSeesAsync;
         this.config = app.config();
