@@ -31,10 +31,10 @@ module Nettyrack
         count = Integer(env[HANDOFF_FDS].to_s, exception: false)
         raise BootError, "$#{HANDOFF_FDS} is not a count: #{env[HANDOFF_FDS].inspect}" unless count&.>=(0)
 
-        predecessor = Java::OrgNettyrackNetty::Predecessor.connect(env[HANDOFF], count, CONNECT_TIMEOUT_MILLIS)
+        predecessor = Java::OrgNettyrackNettyListen::Predecessor.connect(env[HANDOFF], count, CONNECT_TIMEOUT_MILLIS)
         new(predecessor.sockets, predecessor, nice_after: Integer(env[NICE_AFTER].to_s, exception: false))
       else
-        new(Java::OrgNettyrackNetty::InheritedSockets.from_systemd(env.to_h, Process.pid), nil)
+        new(Java::OrgNettyrackNettyListen::InheritedSockets.from_systemd(env.to_h, Process.pid), nil)
       end
     rescue Java::JavaIo::IOException => e
       raise BootError, "cannot take over the listening sockets: #{e.message}"

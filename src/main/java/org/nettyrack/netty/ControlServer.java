@@ -18,6 +18,9 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.ops.Control;
+import org.nettyrack.netty.listen.InheritedSockets;
+import org.nettyrack.netty.listen.Listeners;
+import org.nettyrack.netty.listen.Transport;
 
 /**
  * The control endpoint's own small HTTP listener (TCP, or a unix socket), apart from the

@@ -20,6 +20,10 @@ import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.WarmupReport;
 import org.nettyrack.netty.tls.TlsListeners;
 import org.nettyrack.netty.tls.TlsSetupException;
+import org.nettyrack.netty.listen.Handoff;
+import org.nettyrack.netty.listen.InheritedSockets;
+import org.nettyrack.netty.listen.Listeners;
+import org.nettyrack.netty.listen.Transport;
 
 /**
  * A nettyrack server: listens on the configured addresses on Netty event loops (epoll on Linux,

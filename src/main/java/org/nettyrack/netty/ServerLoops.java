@@ -9,6 +9,7 @@ import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.netty.listen.Transport;
 
 /**
  * One server's event loops (one that accepts, and the I/O loops its connections live on) and

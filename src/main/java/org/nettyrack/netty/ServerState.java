@@ -11,6 +11,7 @@ import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
 import org.nettyrack.core.ops.ServerCounters;
+import org.nettyrack.netty.listen.ConnectionLimit;
 
 /**
  * What every connection of one server shares: settings, the application, the worker pool,

@@ -38,6 +38,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.WarmupProgress;
 import org.nettyrack.core.warmup.WarmupReport;
+import org.nettyrack.netty.listen.Transport;
 
 /**
  * A warm-up run before the server accepts connections: the plan's requests go through the

@@ -28,6 +28,7 @@ class ImportBoundaryTest {
         "redis;   java. redis.clients. org.nettyrack.core.",
         "netty;   java. io.netty. org.nettyrack.core. org.nettyrack.netty.",
         "netty/tls; java. io.netty. org.nettyrack.core.",
+        "netty/listen; java. io.netty. org.nettyrack.core.",
         "jruby;   java. org.jruby. org.jcodings. org.nettyrack.core.",
         "servlet; java. jakarta.servlet. jakarta.websocket. org.nettyrack.core.",
         "war;     java.",

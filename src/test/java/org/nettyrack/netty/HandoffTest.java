@@ -32,6 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.netty.listen.Handoff;
+import org.nettyrack.netty.listen.InheritedSockets;
+import org.nettyrack.netty.listen.Predecessor;
 
 /**
  * A hot restart's hand-over inside one JVM: an "old" server gives its listening sockets (TCP,

@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.listen;
 
 import io.netty.channel.Channel;
 import java.util.ArrayDeque;
@@ -13,14 +13,14 @@ import java.util.List;
  * (their header timeout runs meanwhile). Accepting resumes once nothing is parked and a slot
  * is free.
  */
-final class ConnectionLimit {
+public final class ConnectionLimit {
     private final int max;
     private final List<Channel> listeners = new ArrayList<>();
     private final ArrayDeque<Channel> parked = new ArrayDeque<>();
     private int open;
     private boolean paused;
 
-    ConnectionLimit(int max) {
+    public ConnectionLimit(int max) {
         this.max = max;
     }
 
@@ -35,7 +35,7 @@ final class ConnectionLimit {
     }
 
     /** A connection was accepted: counted, or parked (not read from) while the server is at the cap. */
-    synchronized void accepted(Channel connection) {
+    public synchronized void accepted(Channel connection) {
         connection.closeFuture().addListener(f -> closed(connection));
         if (open < max) {
             open++;

@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.listen;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.bootstrap.ServerBootstrapConfig;
@@ -29,7 +29,7 @@ import org.nettyrack.core.ServerConfig;
  * channel on close; one taken over has no such channel, so its file is deleted here, unless
  * systemd made it.
  */
-final class Listeners {
+public final class Listeners {
     /** One listener: the channel, and whether closing it is to delete a socket file Netty would not. */
     private record Listener(ServerConfig.Bind bind, Channel channel, Path fileToDelete) {
     }
@@ -42,7 +42,7 @@ final class Listeners {
      * it with {@code bootstrap}. Returns whether it was taken over. Throws {@link BindException}
      * with one sentence on failure.
      */
-    boolean open(ServerConfig.Bind bind, ServerBootstrap bootstrap, Transport transport, InheritedSockets inherited)
+    public boolean open(ServerConfig.Bind bind, ServerBootstrap bootstrap, Transport transport, InheritedSockets inherited)
         throws BindException, InterruptedException {
         ServerBootstrap waiting = bootstrap.clone().option(ChannelOption.AUTO_READ, false);
         InheritedSockets.Taken taken = inherited.take(bind);
@@ -93,14 +93,14 @@ final class Listeners {
     }
 
     /** Starts accepting on every listener, without a cap (the control endpoint's). */
-    synchronized void accept() {
+    public synchronized void accept() {
         if (!handedOver) {
             open.forEach(listener -> listener.channel().config().setAutoRead(true));
         }
     }
 
     /** Starts accepting on every listener, under the connection cap. */
-    synchronized void accept(ConnectionLimit limit) {
+    public synchronized void accept(ConnectionLimit limit) {
         if (handedOver) {
             return;
         }
@@ -115,7 +115,7 @@ final class Listeners {
      * is never closed here, so nothing deletes a socket file the new process serves. The limit
      * (none for the control endpoint) forgets them.
      */
-    synchronized void handOver(ConnectionLimit limit) throws InterruptedException {
+    public synchronized void handOver(ConnectionLimit limit) throws InterruptedException {
         if (limit != null) {
             limit.unlisten();
         }
@@ -128,7 +128,7 @@ final class Listeners {
     }
 
     /** Closes every listener (none after {@link #handOver}): nothing more is accepted. */
-    synchronized void close() throws InterruptedException {
+    public synchronized void close() throws InterruptedException {
         if (handedOver) {
             return;
         }
@@ -145,7 +145,7 @@ final class Listeners {
     }
 
     /** The file descriptors of the listening sockets, in bind order (epoll only: the others have none). */
-    synchronized List<Integer> fileDescriptors() {
+    public synchronized List<Integer> fileDescriptors() {
         List<Integer> fds = new ArrayList<>();
         for (Listener listener : open) {
             if (!(listener.channel() instanceof UnixChannel unix)) {
@@ -158,7 +158,7 @@ final class Listeners {
     }
 
     /** The URLs served, with the ports actually bound (port 0 resolved); unix:///path for a socket file. */
-    synchronized List<String> urls() {
+    public synchronized List<String> urls() {
         List<String> urls = new ArrayList<>();
         for (Listener listener : open) {
             ServerConfig.Bind bind = listener.bind();
@@ -168,7 +168,7 @@ final class Listeners {
     }
 
     /** The first listener's port (0 when it is a unix socket, or none is open). */
-    synchronized int firstPort() {
+    public synchronized int firstPort() {
         return open.isEmpty() ? 0 : port(open.get(0).channel());
     }
 

@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.listen;
 
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;

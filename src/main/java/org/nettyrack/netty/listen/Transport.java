@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.listen;
 
 import io.netty.channel.Channel;
 import io.netty.channel.IoHandlerFactory;
@@ -23,9 +23,9 @@ import java.nio.file.Path;
  * {@link UnixDomainSocketAddress}, Java 16+), registered on the same event loops, and a TCP
  * client channel (the warm-up's).
  */
-record Transport(String name, IoHandlerFactory ioHandlerFactory, Class<? extends ServerChannel> serverChannel,
+public record Transport(String name, IoHandlerFactory ioHandlerFactory, Class<? extends ServerChannel> serverChannel,
                  Class<? extends ServerChannel> domainServerChannel, Class<? extends Channel> socketChannel) {
-    static Transport best() {
+    public static Transport best() {
         if (!Boolean.getBoolean("nettyrack.nio") && Epoll.isAvailable()) {
             return new Transport("epoll", EpollIoHandler.newFactory(), EpollServerSocketChannel.class,
                 EpollServerDomainSocketChannel.class, EpollSocketChannel.class);

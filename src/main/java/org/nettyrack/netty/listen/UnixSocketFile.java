@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.listen;
 
 import java.io.IOException;
 import java.net.BindException;

@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.listen;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -57,7 +57,7 @@ public final class Handoff implements AutoCloseable {
     }
 
     /** Opens the hand-over of {@code fds} on {@code loop} (an epoll one). */
-    static Handoff open(EventLoopGroup loop, List<Integer> fds) throws IOException, InterruptedException {
+    public static Handoff open(EventLoopGroup loop, List<Integer> fds) throws IOException, InterruptedException {
         Path directory = Files.createTempDirectory("nettyrack-handoff-",
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path socket = directory.resolve("socket");
