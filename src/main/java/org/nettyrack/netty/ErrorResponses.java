@@ -16,6 +16,7 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import org.nettyrack.core.PlainAnswers;
+import org.nettyrack.netty.http1.DateHeader;
 
 /**
  * The core's {@link PlainAnswers} (400, 408, 413, 414, 431, 501, 503, 505) as Netty responses: the status

@@ -15,6 +15,7 @@ import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.util.List;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.netty.http1.DateHeader;
 
 /**
  * HTTP/2 for the Netty door, built from Netty's own handlers. A connection that speaks h2

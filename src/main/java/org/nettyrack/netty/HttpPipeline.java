@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.netty.tls.TlsListener;
+import org.nettyrack.netty.http1.DateHeader;
 
 /**
  * Builds each connection's pipeline (TCP or unix socket alike), socket side first:

@@ -24,6 +24,7 @@ import org.nettyrack.netty.listen.Handoff;
 import org.nettyrack.netty.listen.InheritedSockets;
 import org.nettyrack.netty.listen.Listeners;
 import org.nettyrack.netty.listen.Transport;
+import org.nettyrack.netty.control.ControlServer;
 
 /**
  * A nettyrack server: listens on the configured addresses on Netty event loops (epoll on Linux,

@@ -29,6 +29,8 @@ class ImportBoundaryTest {
         "netty;   java. io.netty. org.nettyrack.core. org.nettyrack.netty.",
         "netty/tls; java. io.netty. org.nettyrack.core.",
         "netty/listen; java. io.netty. org.nettyrack.core.",
+        "netty/http1; java. io.netty. org.nettyrack.core.",
+        "netty/control; java. io.netty. org.nettyrack.core. org.nettyrack.netty.listen. org.nettyrack.netty.http1.",
         "jruby;   java. org.jruby. org.jcodings. org.nettyrack.core.",
         "servlet; java. jakarta.servlet. jakarta.websocket. org.nettyrack.core.",
         "war;     java.",

@@ -22,6 +22,7 @@ import org.nettyrack.core.HttpDate;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.netty.http1.DateHeader;
 
 /** Every final response leaves with one Date (RFC 9110 6.6.1): the application's, or the server's. */
 class DateHeaderTest {

@@ -20,7 +20,7 @@ import org.nettyrack.core.Workers;
  * response bytes out. Workers run the handler synchronously on the test thread, which is
  * also the channel's event loop, so every test is deterministic.
  */
-final class PipelineHarness {
+public final class PipelineHarness {
     final EmbeddedChannel channel;
     final ServerState state;
 
@@ -107,16 +107,16 @@ final class PipelineHarness {
      * The response text without its {@code date} lines, for tests that compare whole heads:
      * each of them is the current second's (DateHeaderTest checks the line itself).
      */
-    static String undated(String response) {
+    public static String undated(String response) {
         return DATE_LINE.matcher(response).replaceAll("");
     }
 
     /** How many {@code date} lines the text has. */
-    static int dateLines(String response) {
+    public static int dateLines(String response) {
         return (int) DATE_LINE.matcher(response).results().count();
     }
 
-    static String statusLine(String response) {
+    public static String statusLine(String response) {
         int end = response.indexOf("\r\n");
         return end < 0 ? response : response.substring(0, end);
     }

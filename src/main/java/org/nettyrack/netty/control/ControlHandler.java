@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.control;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;

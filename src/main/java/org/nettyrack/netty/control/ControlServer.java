@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.control;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -21,6 +21,7 @@ import org.nettyrack.core.ops.Control;
 import org.nettyrack.netty.listen.InheritedSockets;
 import org.nettyrack.netty.listen.Listeners;
 import org.nettyrack.netty.listen.Transport;
+import org.nettyrack.netty.http1.DateHeader;
 
 /**
  * The control endpoint's own small HTTP listener (TCP, or a unix socket), apart from the
@@ -34,7 +35,7 @@ import org.nettyrack.netty.listen.Transport;
  * Its connections count nowhere in the server's stats and are not drained on a stop: the
  * listener closes last, after the application's.
  */
-final class ControlServer {
+public final class ControlServer {
     private static final int MAX_REQUEST = 8 * 1024;
 
     private final ServerConfig.Control settings;
@@ -45,7 +46,7 @@ final class ControlServer {
     private EventLoopGroup loop;
 
     /** idleMillis: a connection that sends nothing this long is closed. */
-    ControlServer(ServerConfig.Control settings, long idleMillis, Control control, Transport transport) {
+    public ControlServer(ServerConfig.Control settings, long idleMillis, Control control, Transport transport) {
         this.settings = settings;
         this.idleMillis = idleMillis;
         this.control = control;
@@ -58,7 +59,7 @@ final class ControlServer {
      * the process this one replaces only from {@link #accept} on: until then the old process
      * answers on it. Throws {@link BindException} with one sentence when it cannot listen.
      */
-    void start(InheritedSockets inherited) throws BindException, InterruptedException {
+    public void start(InheritedSockets inherited) throws BindException, InterruptedException {
         loop = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("nettyrack-control", true),
             transport.ioHandlerFactory());
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -77,17 +78,17 @@ final class ControlServer {
     }
 
     /** Answers on a socket taken over too. */
-    void accept() {
+    public void accept() {
         listeners.accept();
     }
 
     /** The listening socket's descriptor, for a hot restart's hand-over. */
-    int fileDescriptor() {
+    public int fileDescriptor() {
         return listeners.fileDescriptors().get(0);
     }
 
     /** Stops answering, leaving the socket to the process that took it over. */
-    void handOver() throws InterruptedException {
+    public void handOver() throws InterruptedException {
         listeners.handOver(null);
     }
 
@@ -106,7 +107,7 @@ final class ControlServer {
     }
 
     /** {@code tcp://host:port}, with the port actually bound, or {@code unix:///path}. */
-    String url() {
+    public String url() {
         if (unix()) {
             return settings.listener().url();
         }
@@ -114,7 +115,7 @@ final class ControlServer {
         return "tcp://" + host + ":" + listeners.firstPort();
     }
 
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         listeners.close();
         if (loop != null) {
             loop.shutdownGracefully(0, 1, TimeUnit.SECONDS).await(2, TimeUnit.SECONDS);

@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.http1;
 
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -25,20 +25,20 @@ import org.nettyrack.core.HttpDate;
  * (and the bytes of a header line) once per value, shared by every connection.
  */
 @ChannelHandler.Sharable
-final class DateHeader extends ChannelOutboundHandlerAdapter {
-    static final DateHeader INSTANCE = new DateHeader(HttpDate.SYSTEM);
+public final class DateHeader extends ChannelOutboundHandlerAdapter {
+    public static final DateHeader INSTANCE = new DateHeader(HttpDate.SYSTEM);
 
     /**
      * One second's value in the forms the door writes; {@code endOfHead} is the header line and
      * the blank line that ends a head ({@code date: ...\r\n\r\n}), read-only by contract.
      */
-    record Stamp(String value, AsciiString ascii, byte[] endOfHead) {
+    public record Stamp(String value, AsciiString ascii, byte[] endOfHead) {
     }
 
     private final HttpDate clock;
     private volatile Stamp stamp = new Stamp(null, null, null);
 
-    DateHeader(HttpDate clock) {
+    public DateHeader(HttpDate clock) {
         this.clock = clock;
     }
 
@@ -54,12 +54,12 @@ final class DateHeader extends ChannelOutboundHandlerAdapter {
     }
 
     /** The header line as text, {@code date: Sun, 06 Nov 1994 08:49:37 GMT\r\n}, for answers spelled out whole. */
-    String line() {
+    public String line() {
         return "date: " + current().value() + "\r\n";
     }
 
     /** This second's value: compare {@link Stamp#value()} by identity to tell whether the second changed. */
-    Stamp current() {
+    public Stamp current() {
         String value = clock.current();
         Stamp now = stamp;
         if (now.value() != value) { // the core hands out one String per second

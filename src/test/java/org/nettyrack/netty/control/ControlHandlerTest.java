@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.control;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,6 +22,7 @@ import org.nettyrack.core.ops.ServerStats;
 import org.nettyrack.core.ops.Lifecycle;
 import org.nettyrack.core.ops.Orders;
 import org.nettyrack.core.push.PubSub;
+import org.nettyrack.netty.PipelineHarness;
 
 /** The control endpoint's HTTP face on the pipeline ControlServer builds: token, routes, answers, order. */
 class ControlHandlerTest {
