@@ -108,12 +108,17 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
             // now, and reading waits for its answer (a 2xx hands the stream on, else reading
             // resumes with the response).
             ctx.channel().config().setAutoRead(false);
-            head = null;
-            NettyRackRequest connect = new NettyRackRequest(request, body.finish(), ProxyProtocolHandler.clientAddress(ctx.channel()),
-                ctx.channel().localAddress(), headNanos, protocol, secure, connectProtocol);
-            body = null;
-            dispatch(connect);
+            dispatch(completed(connectProtocol));
         }
+    }
+
+    /** The request whose head (and body so far) this handler collected; it then holds neither. */
+    private NettyRackRequest completed(String connectProtocol) {
+        NettyRackRequest request = new NettyRackRequest(head, body.finish(), ProxyProtocolHandler.clientAddress(ctx.channel()),
+            ctx.channel().localAddress(), headNanos, protocol, secure, connectProtocol);
+        head = null;
+        body = null;
+        return request;
     }
 
     private void collect(HttpContent content) {
@@ -128,11 +133,7 @@ final class RackDispatcher extends ChannelInboundHandlerAdapter {
             }
         }
         if (content instanceof LastHttpContent) {
-            NettyRackRequest request = new NettyRackRequest(head, body.finish(),
-                ProxyProtocolHandler.clientAddress(ctx.channel()), ctx.channel().localAddress(), headNanos, protocol,
-                secure, null);
-            head = null;
-            body = null;
+            NettyRackRequest request = completed(null);
             disarmBodyTimer();
             if (inFlight == null) {
                 dispatch(request);
