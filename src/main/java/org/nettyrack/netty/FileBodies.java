@@ -64,8 +64,8 @@ final class FileBodies {
     private static Exact chunked(ChannelPipeline pipeline, FileChannel in, long offset, long length)
         throws IOException {
         if (pipeline.get(CHUNKED) == null) {
-            if (pipeline.get(HttpPipeline.ENCODER) != null) {
-                pipeline.addAfter(HttpPipeline.ENCODER, CHUNKED, new ChunkedWriteHandler());
+            if (pipeline.get(PipelineNames.ENCODER) != null) {
+                pipeline.addAfter(PipelineNames.ENCODER, CHUNKED, new ChunkedWriteHandler());
             } else {
                 pipeline.addLast(CHUNKED, new ChunkedWriteHandler()); // still before any handler on the way out
             }

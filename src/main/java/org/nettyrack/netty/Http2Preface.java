@@ -33,8 +33,8 @@ final class Http2Preface extends ByteToMessageDecoder {
         if (!ByteBufUtil.equals(PREFACE, PREFACE.readerIndex(), in, in.readerIndex(), seen)) {
             p.remove(this);
         } else if (seen == PREFACE.readableBytes()) {
-            if (p.get(HttpPipeline.H2C_UPGRADE) != null) {
-                p.remove(HttpPipeline.H2C_UPGRADE);
+            if (p.get(PipelineNames.H2C_UPGRADE) != null) {
+                p.remove(PipelineNames.H2C_UPGRADE);
             }
             Http2Support.configure(p, server);
             p.remove(this);

@@ -42,8 +42,8 @@ import org.nettyrack.netty.http1.DateHeader;
 final class Http2Support {
     static final String PROTOCOL = "HTTP/2";
     /** What only HTTP/1.1 needs: gone once a connection speaks h2. */
-    private static final String[] HTTP1_ONLY = {HttpPipeline.TIMEOUTS, HttpPipeline.DECODER, HttpPipeline.ENCODER,
-        HttpPipeline.DATE, HttpPipeline.GUARD, HttpPipeline.CONTINUE, HttpPipeline.DISPATCHER};
+    private static final String[] HTTP1_ONLY = {PipelineNames.TIMEOUTS, PipelineNames.DECODER, PipelineNames.ENCODER,
+        PipelineNames.DATE, PipelineNames.GUARD, PipelineNames.CONTINUE, PipelineNames.DISPATCHER};
 
     private Http2Support() {
     }
@@ -56,11 +56,11 @@ final class Http2Support {
     static void configure(ChannelPipeline p, ServerState server) {
         removeHttp1(p);
         Http2Streams streams = new Http2Streams(server);
-        p.addLast(HttpPipeline.H2_FLUSH, flushConsolidation());
-        p.addLast(HttpPipeline.H2_ORDER, new Http2FrameOrder());
-        p.addLast(HttpPipeline.H2_CODEC, frameCodec(server.config));
-        p.addLast(HttpPipeline.H2_MUX, new Http2MultiplexHandler(streams.initializer()));
-        p.addLast(HttpPipeline.H2_STREAMS, streams);
+        p.addLast(PipelineNames.H2_FLUSH, flushConsolidation());
+        p.addLast(PipelineNames.H2_ORDER, new Http2FrameOrder());
+        p.addLast(PipelineNames.H2_CODEC, frameCodec(server.config));
+        p.addLast(PipelineNames.H2_MUX, new Http2MultiplexHandler(streams.initializer()));
+        p.addLast(PipelineNames.H2_STREAMS, streams);
     }
 
     /**
@@ -71,8 +71,8 @@ final class Http2Support {
     static ChannelHandler upgradeHandler(ServerState server) {
         HttpServerUpgradeHandler.SourceCodec http1 = ctx -> {
             removeHttp1(ctx.pipeline());
-            ctx.pipeline().addBefore(ctx.name(), HttpPipeline.H2_FLUSH, flushConsolidation()); // the codec comes in at ctx's place
-            ctx.pipeline().addBefore(ctx.name(), HttpPipeline.H2_ORDER, Http2FrameOrder.afterUpgrade());
+            ctx.pipeline().addBefore(ctx.name(), PipelineNames.H2_FLUSH, flushConsolidation()); // the codec comes in at ctx's place
+            ctx.pipeline().addBefore(ctx.name(), PipelineNames.H2_ORDER, Http2FrameOrder.afterUpgrade());
         };
         return new HttpServerUpgradeHandler(http1, protocol -> "h2c".contentEquals(protocol) ? upgradeCodec(server) : null, 0) {
             @Override
@@ -130,12 +130,12 @@ final class Http2Support {
 
     /** One stream's pipeline: HTTP objects in and out, then the HTTP/1.1 path's own handlers. */
     static void streamPipeline(ChannelPipeline p, ServerState server) {
-        p.addLast(HttpPipeline.H2_STREAM_CODEC, new Http2StreamFrameToHttpObjectCodec(true, false));
-        p.addLast(HttpPipeline.DATE, DateHeader.INSTANCE);
-        p.addLast(HttpPipeline.H2_REQUEST, Http2Request.INSTANCE);
-        p.addLast(HttpPipeline.GUARD, new RequestGuard(server.config.maxHeaders()));
-        p.addLast(HttpPipeline.CONTINUE, new ExpectContinue(server.config.maxBodySize()));
-        p.addLast(HttpPipeline.DISPATCHER, new RackDispatcher(server, PROTOCOL));
+        p.addLast(PipelineNames.H2_STREAM_CODEC, new Http2StreamFrameToHttpObjectCodec(true, false));
+        p.addLast(PipelineNames.DATE, DateHeader.INSTANCE);
+        p.addLast(PipelineNames.H2_REQUEST, Http2Request.INSTANCE);
+        p.addLast(PipelineNames.GUARD, new RequestGuard(server.config.maxHeaders()));
+        p.addLast(PipelineNames.CONTINUE, new ExpectContinue(server.config.maxBodySize()));
+        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server, PROTOCOL));
     }
 
     private static void removeHttp1(ChannelPipeline p) {

@@ -30,42 +30,11 @@ import org.nettyrack.netty.http1.DateHeader;
  * With h2c on ({@code --http2}), {@link Http2Preface} and Netty's upgrade handler
  * ({@link Http2Support#upgradeHandler}) switch a connection that asks to HTTP/2.
  * {@link FileBodies} adds Netty's chunked writer behind the encoder the first time it sends a
- * file over TLS or HTTP/2. The names of the HTTP handlers, HTTP/1.1's and HTTP/2's (the
- * connection's and each stream's), are spelled here only; a connection that switches
- * to push keeps the codec and drops the rest ({@link #leaveHttp}); a hijacked one drops all of
+ * file over TLS or HTTP/2. The handlers' names are spelled in {@link PipelineNames}; a connection that switches
+ * to push keeps the codec and drops the rest ({@link PipelineNames#leaveHttp}); a hijacked one drops all of
  * them ({@link #leaveForHijack}).
  */
 final class HttpPipeline extends ChannelInitializer<Channel> {
-    static final String TIMEOUTS = "timeouts";
-    static final String PROXY_DECODER = "proxy-decoder";
-    static final String PROXY = "proxy";
-    static final String PREFACE = "h2-preface";
-    static final String TLS = "tls";
-    static final String ALPN = "alpn";
-    static final String DECODER = "decoder";
-    static final String ENCODER = "encoder";
-    /** {@link DateHeader}, on the application's side of the HTTP/1.1 encoder and of each stream's codec. */
-    static final String DATE = "date";
-    static final String GUARD = "guard";
-    static final String H2C_UPGRADE = "h2c-upgrade";
-    static final String CONTINUE = "continue";
-    static final String DISPATCHER = "dispatcher";
-    /** An HTTP/2 connection's ({@link Http2Support#configure}), after TLS or the timeouts' place. */
-    static final String H2_FLUSH = "h2-flush";
-    static final String H2_ORDER = "h2-order";
-    static final String H2_CODEC = "h2-codec";
-    static final String H2_MUX = "h2-mux";
-    static final String H2_STREAMS = "h2-streams";
-    /** Each HTTP/2 stream's, before its guard, expect-continue and dispatcher ({@link Http2Support#streamPipeline}). */
-    static final String H2_STREAM_CODEC = "h2-stream-codec";
-    /** Where the stream codec was, once an extended CONNECT made the stream a byte stream. */
-    static final String H2_BYTES = "h2-bytes";
-    static final String H2_REQUEST = "h2-request";
-    /** What only an HTTP conversation needs: removed when the connection switches to push. */
-    private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, H2C_UPGRADE, CONTINUE, DISPATCHER};
-
-    static final String HIJACKED = "hijacked";
-
     private final ServerState server;
     private final TlsListener tls;
     private final HttpDecoderConfig decoderConfig;
@@ -98,15 +67,15 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
         ServerConfig config = server.config;
         if (tls != null) {
             addProxy(p);
-            p.addLast(TLS, new TlsSniffer(tls.context(), config.headerTimeoutMillis()));
-            p.addLast(TIMEOUTS, timeouts());
-            p.addLast(ALPN, new AlpnRouter(this));
+            p.addLast(PipelineNames.TLS, new TlsSniffer(tls.context(), config.headerTimeoutMillis()));
+            p.addLast(PipelineNames.TIMEOUTS, timeouts());
+            p.addLast(PipelineNames.ALPN, new AlpnRouter(this));
             return;
         }
-        p.addLast(TIMEOUTS, timeouts());
+        p.addLast(PipelineNames.TIMEOUTS, timeouts());
         addProxy(p);
         if (config.http2()) {
-            p.addLast(PREFACE, new Http2Preface(server));
+            p.addLast(PipelineNames.PREFACE, new Http2Preface(server));
         }
         addHttp1(p, config.http2());
     }
@@ -117,8 +86,8 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
 
     private void addProxy(ChannelPipeline p) {
         if (server.config.proxyProtocol()) {
-            p.addLast(PROXY_DECODER, new HAProxyMessageDecoder());
-            p.addLast(PROXY, new ProxyProtocolHandler(server.errorLog));
+            p.addLast(PipelineNames.PROXY_DECODER, new HAProxyMessageDecoder());
+            p.addLast(PipelineNames.PROXY, new ProxyProtocolHandler(server.errorLog));
         }
     }
 
@@ -133,28 +102,15 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
      */
     void addHttp1(ChannelPipeline p, boolean h2cUpgrade) {
         ServerConfig config = server.config;
-        p.addLast(DECODER, new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
-        p.addLast(ENCODER, new HttpResponseEncoder());
-        p.addLast(DATE, DateHeader.INSTANCE);
-        p.addLast(GUARD, new RequestGuard(config.maxHeaders()));
+        p.addLast(PipelineNames.DECODER, new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
+        p.addLast(PipelineNames.ENCODER, new HttpResponseEncoder());
+        p.addLast(PipelineNames.DATE, DateHeader.INSTANCE);
+        p.addLast(PipelineNames.GUARD, new RequestGuard(config.maxHeaders()));
         if (h2cUpgrade) {
-            p.addLast(H2C_UPGRADE, Http2Support.upgradeHandler(server));
+            p.addLast(PipelineNames.H2C_UPGRADE, Http2Support.upgradeHandler(server));
         }
-        p.addLast(CONTINUE, new ExpectContinue(config.maxBodySize()));
-        p.addLast(DISPATCHER, new RackDispatcher(server));
-    }
-
-    /**
-     * Removes the handlers only HTTP needs (timeouts, guard, h2c upgrade, expect-continue, dispatcher),
-     * leaving the codec for the push conversation: an SSE stream keeps it, a WebSocket
-     * handshake replaces it.
-     */
-    static void leaveHttp(ChannelPipeline p) {
-        for (String name : HTTP_ONLY) {
-            if (p.get(name) != null) {
-                p.remove(name);
-            }
-        }
+        p.addLast(PipelineNames.CONTINUE, new ExpectContinue(config.maxBodySize()));
+        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server));
     }
 
     /**
@@ -164,19 +120,19 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
      * are not HTTP's stay.
      */
     static void leaveForHijack(ChannelPipeline p, ChannelHandler pump) {
-        leaveHttp(p);
-        if (p.get(H2_STREAM_CODEC) != null) { // an HTTP/2 stream after its extended CONNECT: bytes from here on
-            p.replace(H2_STREAM_CODEC, H2_BYTES, new Http2StreamBytes());
-            p.remove(H2_REQUEST);
+        PipelineNames.leaveHttp(p);
+        if (p.get(PipelineNames.H2_STREAM_CODEC) != null) { // an HTTP/2 stream after its extended CONNECT: bytes from here on
+            p.replace(PipelineNames.H2_STREAM_CODEC, PipelineNames.H2_BYTES, new Http2StreamBytes());
+            p.remove(PipelineNames.H2_REQUEST);
         }
-        for (String name : new String[] {DATE, ENCODER}) {
+        for (String name : new String[] {PipelineNames.DATE, PipelineNames.ENCODER}) {
             if (p.get(name) != null) {
                 p.remove(name);
             }
         }
-        p.addLast(HIJACKED, pump);
-        if (p.get(DECODER) != null) {
-            p.remove(DECODER);
+        p.addLast(PipelineNames.HIJACKED, pump);
+        if (p.get(PipelineNames.DECODER) != null) {
+            p.remove(PipelineNames.DECODER);
         }
     }
 }

@@ -137,7 +137,7 @@ final class NettyResponseSink implements ResponseSink {
      * an HTTP/2 stream).
      */
     boolean respondEncoded(int status, ByteBuf response, int bodyLength) {
-        ChannelHandlerContext encoder = channel.pipeline().context(HttpPipeline.ENCODER);
+        ChannelHandlerContext encoder = channel.pipeline().context(PipelineNames.ENCODER);
         if (committed || encoder == null || !connectionStays() || !http11()) {
             return false;
         }

@@ -87,7 +87,7 @@ final class PushUpgrade {
         server.counters.pushOpened(protocol);
         channel.closeFuture().addListener(f -> server.counters.pushClosed(protocol));
         ChannelPipeline p = channel.pipeline();
-        HttpPipeline.leaveHttp(p);
+        PipelineNames.leaveHttp(p);
         p.addLast(PushHandler.IDLE, PushHandler.idleHandler(connection.idle()));
         p.addLast(PUSH, handler);
         handshake.addListener(f -> {
@@ -172,10 +172,10 @@ final class PushUpgrade {
         }
         ChannelFuture done = channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out));
         ChannelPipeline p = channel.pipeline();
-        p.replace(HttpPipeline.H2_STREAM_CODEC, HttpPipeline.H2_BYTES, new Http2StreamBytes());
-        p.remove(HttpPipeline.DATE);
-        p.remove(HttpPipeline.H2_REQUEST);
-        p.addAfter(HttpPipeline.H2_BYTES, "wsencoder", new WebSocket13FrameEncoder(false));
+        p.replace(PipelineNames.H2_STREAM_CODEC, PipelineNames.H2_BYTES, new Http2StreamBytes());
+        p.remove(PipelineNames.DATE);
+        p.remove(PipelineNames.H2_REQUEST);
+        p.addAfter(PipelineNames.H2_BYTES, "wsencoder", new WebSocket13FrameEncoder(false));
         p.addAfter("wsencoder", "wsdecoder", new WebSocket13FrameDecoder(decoderConfig(deflate, config)));
         addMessageHandlers(p, deflate, config);
         return done;

@@ -85,8 +85,8 @@ class Http2SupportTest {
         assertNull(response.headers.get("connection"), "no connection-specific fields on HTTP/2");
         assertEquals("you asked for /hello?a=1", response.body.toString());
         assertTrue(response.ended);
-        assertNotNull(server.channel.pipeline().get(HttpPipeline.H2_CODEC));
-        assertNull(server.channel.pipeline().get(HttpPipeline.DECODER));
+        assertNotNull(server.channel.pipeline().get(PipelineNames.H2_CODEC));
+        assertNull(server.channel.pipeline().get(PipelineNames.DECODER));
     }
 
     @Test
@@ -345,8 +345,8 @@ class Http2SupportTest {
         server.exchange(new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0}); // an empty SETTINGS frame
         // Netty's upgrade handler collects the request whole, and says so with content-length: 0
         assertEquals(List.of("HTTP/2 GET /up body=0 host=x content-length=0"), seen);
-        assertNull(server.channel.pipeline().get(HttpPipeline.DECODER));
-        assertNull(server.channel.pipeline().get(HttpPipeline.DISPATCHER), "the HTTP/1.1 handlers have left");
+        assertNull(server.channel.pipeline().get(PipelineNames.DECODER));
+        assertNull(server.channel.pipeline().get(PipelineNames.DISPATCHER), "the HTTP/1.1 handlers have left");
     }
 
     @Test
@@ -362,7 +362,7 @@ class Http2SupportTest {
     void aShortHttp11RequestIsNotHeldBackByThePrefaceCheck() {
         PipelineHarness server = new PipelineHarness(ServerConfig.builder().build(), app, now);
         assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(server.exchange("GET / HTTP/1.0\r\n\r\n")));
-        assertNull(server.channel.pipeline().get(HttpPipeline.PREFACE));
+        assertNull(server.channel.pipeline().get(PipelineNames.PREFACE));
     }
 
     @Test
@@ -374,6 +374,6 @@ class Http2SupportTest {
         assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(out));
         PipelineHarness other = new PipelineHarness(config, app, now);
         assertTrue(other.exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").startsWith("HTTP/1.1 "));
-        assertNull(other.channel.pipeline().get(HttpPipeline.H2_CODEC));
+        assertNull(other.channel.pipeline().get(PipelineNames.H2_CODEC));
     }
 }

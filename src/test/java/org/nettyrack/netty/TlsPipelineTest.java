@@ -63,10 +63,10 @@ class TlsPipelineTest {
         EmbeddedChannel client = new EmbeddedChannel(clientContext.newHandler(Unpooled.EMPTY_BUFFER.alloc()));
         shuttle(client);
         assertTrue(client.pipeline().get(SslHandler.class).handshakeFuture().isSuccess());
-        assertNotNull(server.pipeline().get(HttpPipeline.DISPATCHER));
-        assertNull(server.pipeline().get(HttpPipeline.ALPN));
-        assertEquals(java.util.List.of("ssl", HttpPipeline.TIMEOUTS, HttpPipeline.DECODER, HttpPipeline.ENCODER,
-            HttpPipeline.DATE, HttpPipeline.GUARD, HttpPipeline.CONTINUE, HttpPipeline.DISPATCHER),
+        assertNotNull(server.pipeline().get(PipelineNames.DISPATCHER));
+        assertNull(server.pipeline().get(PipelineNames.ALPN));
+        assertEquals(java.util.List.of("ssl", PipelineNames.TIMEOUTS, PipelineNames.DECODER, PipelineNames.ENCODER,
+            PipelineNames.DATE, PipelineNames.GUARD, PipelineNames.CONTINUE, PipelineNames.DISPATCHER),
             server.pipeline().names().subList(0, 8));
 
         client.writeOutbound(Unpooled.copiedBuffer("GET /secret HTTP/1.1\r\nhost: x\r\n\r\n", StandardCharsets.US_ASCII));
