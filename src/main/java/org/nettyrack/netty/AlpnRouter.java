@@ -1,8 +1,10 @@
 package org.nettyrack.netty;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
+import java.util.function.Consumer;
 
 /**
  * Behind the {@code SslHandler} of a TLS connection: once the handshake has agreed on an
@@ -16,19 +18,22 @@ import io.netty.handler.ssl.ApplicationProtocolNegotiationHandler;
  * {@code alpn=http/1.1} to HTTP/1.1 alone.
  */
 final class AlpnRouter extends ApplicationProtocolNegotiationHandler {
-    private final HttpPipeline http;
+    private final Consumer<ChannelPipeline> http1;
+    private final Consumer<ChannelPipeline> http2;
 
-    AlpnRouter(HttpPipeline http) {
+    /** http1, http2: add the handlers of that protocol at the end of the pipeline. */
+    AlpnRouter(Consumer<ChannelPipeline> http1, Consumer<ChannelPipeline> http2) {
         super(ApplicationProtocolNames.HTTP_1_1);
-        this.http = http;
+        this.http1 = http1;
+        this.http2 = http2;
     }
 
     @Override
     protected void configurePipeline(ChannelHandlerContext ctx, String protocol) {
         if (ApplicationProtocolNames.HTTP_2.equals(protocol)) {
-            http.addHttp2(ctx.pipeline());
+            http2.accept(ctx.pipeline());
         } else if (ApplicationProtocolNames.HTTP_1_1.equals(protocol)) {
-            http.addHttp1(ctx.pipeline(), false);
+            http1.accept(ctx.pipeline());
         } else {
             throw new IllegalStateException("ALPN agreed on a protocol never offered: " + protocol);
         }

@@ -3,6 +3,7 @@ package org.nettyrack.netty;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
@@ -67,5 +68,15 @@ final class Http2StreamBytes extends ChannelDuplexHandler {
             ctx.writeAndFlush(new DefaultHttp2DataFrame(true));
         }
         ctx.close(promise);
+    }
+
+    /**
+     * Puts a byte stream in the place of an HTTP/2 stream's codec (and drops the handler that
+     * read its request head), once its extended CONNECT was answered: for a WebSocket
+     * ({@code PushUpgrade}) and for a hijacked or {@code rack.protocol} stream alike.
+     */
+    static void replaceStreamCodec(ChannelPipeline p) {
+        p.replace(PipelineNames.H2_STREAM_CODEC, PipelineNames.H2_BYTES, new Http2StreamBytes());
+        p.remove(PipelineNames.H2_REQUEST);
     }
 }

@@ -1,7 +1,6 @@
 package org.nettyrack.netty;
 
 import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
@@ -32,7 +31,7 @@ import org.nettyrack.netty.http1.DateHeader;
  * {@link FileBodies} adds Netty's chunked writer behind the encoder the first time it sends a
  * file over TLS or HTTP/2. The handlers' names are spelled in {@link PipelineNames}; a connection that switches
  * to push keeps the codec and drops the rest ({@link PipelineNames#leaveHttp}); a hijacked one drops all of
- * them ({@link #leaveForHijack}).
+ * them ({@link NettyHijack}).
  */
 final class HttpPipeline extends ChannelInitializer<Channel> {
     private final ServerState server;
@@ -69,7 +68,7 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
             addProxy(p);
             p.addLast(PipelineNames.TLS, new TlsSniffer(tls.context(), config.headerTimeoutMillis()));
             p.addLast(PipelineNames.TIMEOUTS, timeouts());
-            p.addLast(PipelineNames.ALPN, new AlpnRouter(this));
+            p.addLast(PipelineNames.ALPN, new AlpnRouter(p1 -> addHttp1(p1, false), this::addHttp2));
             return;
         }
         p.addLast(PipelineNames.TIMEOUTS, timeouts());
@@ -111,28 +110,5 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
         }
         p.addLast(PipelineNames.CONTINUE, new ExpectContinue(config.maxBodySize()));
         p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server));
-    }
-
-    /**
-     * Hands the connection to {@code pump} ({@code rack.hijack}): every HTTP handler leaves,
-     * the pump goes last, and the decoder goes after it, so bytes it had buffered and not
-     * decoded (sent after the request head) reach the pump. Handlers nearer the socket that
-     * are not HTTP's stay.
-     */
-    static void leaveForHijack(ChannelPipeline p, ChannelHandler pump) {
-        PipelineNames.leaveHttp(p);
-        if (p.get(PipelineNames.H2_STREAM_CODEC) != null) { // an HTTP/2 stream after its extended CONNECT: bytes from here on
-            p.replace(PipelineNames.H2_STREAM_CODEC, PipelineNames.H2_BYTES, new Http2StreamBytes());
-            p.remove(PipelineNames.H2_REQUEST);
-        }
-        for (String name : new String[] {PipelineNames.DATE, PipelineNames.ENCODER}) {
-            if (p.get(name) != null) {
-                p.remove(name);
-            }
-        }
-        p.addLast(PipelineNames.HIJACKED, pump);
-        if (p.get(PipelineNames.DECODER) != null) {
-            p.remove(PipelineNames.DECODER);
-        }
     }
 }

@@ -5,7 +5,9 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
 import io.netty.channel.epoll.EpollChannelConfig;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -80,7 +82,7 @@ final class NettyHijack implements Hijack {
             if (headers != null) {
                 client.write(head());
             }
-            HttpPipeline.leaveForHijack(client.pipeline(), toApp); // may pass buffered bytes on
+            leaveForHijack(client.pipeline(), toApp); // may pass buffered bytes on
             toApp.peer(appEnd);
             toClient.peer(client);
             if (!client.isActive()) {
@@ -118,5 +120,27 @@ final class NettyHijack implements Hijack {
             }
         }
         return new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), out);
+    }
+
+    /**
+     * Hands the connection to {@code pump} ({@code rack.hijack}): every HTTP handler leaves,
+     * the pump goes last, and the decoder goes after it, so bytes it had buffered and not
+     * decoded (sent after the request head) reach the pump. Handlers nearer the socket that
+     * are not HTTP's stay.
+     */
+    private static void leaveForHijack(ChannelPipeline p, ChannelHandler pump) {
+        PipelineNames.leaveHttp(p);
+        if (p.get(PipelineNames.H2_STREAM_CODEC) != null) { // an HTTP/2 stream after its extended CONNECT: bytes from here on
+            Http2StreamBytes.replaceStreamCodec(p);
+        }
+        for (String name : new String[] {PipelineNames.DATE, PipelineNames.ENCODER}) {
+            if (p.get(name) != null) {
+                p.remove(name);
+            }
+        }
+        p.addLast(PipelineNames.HIJACKED, pump);
+        if (p.get(PipelineNames.DECODER) != null) {
+            p.remove(PipelineNames.DECODER);
+        }
     }
 }

@@ -172,9 +172,8 @@ final class PushUpgrade {
         }
         ChannelFuture done = channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out));
         ChannelPipeline p = channel.pipeline();
-        p.replace(PipelineNames.H2_STREAM_CODEC, PipelineNames.H2_BYTES, new Http2StreamBytes());
+        Http2StreamBytes.replaceStreamCodec(p);
         p.remove(PipelineNames.DATE);
-        p.remove(PipelineNames.H2_REQUEST);
         p.addAfter(PipelineNames.H2_BYTES, "wsencoder", new WebSocket13FrameEncoder(false));
         p.addAfter("wsencoder", "wsdecoder", new WebSocket13FrameDecoder(decoderConfig(deflate, config)));
         addMessageHandlers(p, deflate, config);
