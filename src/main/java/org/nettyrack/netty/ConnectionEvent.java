@@ -4,7 +4,7 @@ package org.nettyrack.netty;
  * User events the dispatcher fires through the pipeline so that handlers nearer the socket
  * (timeouts) learn where a connection is in its request cycle.
  */
-enum ConnectionEvent {
+public enum ConnectionEvent {
     /** A request head arrived: the header timeout no longer applies. */
     REQUEST_HEAD,
     /** The last response is written and nothing waits: the connection is idle. */

@@ -9,6 +9,17 @@ import io.netty.handler.codec.http.HttpResponseEncoder;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.netty.tls.TlsListener;
 import org.nettyrack.netty.http1.DateHeader;
+import org.nettyrack.netty.exchange.RackDispatcher;
+import org.nettyrack.netty.http1.ExpectContinue;
+import org.nettyrack.netty.http1.RequestGuard;
+import org.nettyrack.netty.http1.RequestHeaders;
+import org.nettyrack.netty.http1.RequestTimeouts;
+import org.nettyrack.netty.http1.StrictRequestDecoder;
+import org.nettyrack.netty.http2.Http2Preface;
+import org.nettyrack.netty.http2.Http2Support;
+import org.nettyrack.netty.listen.ProxyProtocolHandler;
+import org.nettyrack.netty.tls.AlpnRouter;
+import org.nettyrack.netty.tls.TlsSniffer;
 
 /**
  * Builds each connection's pipeline (TCP or unix socket alike), socket side first:
@@ -28,22 +39,22 @@ import org.nettyrack.netty.http1.DateHeader;
  * {@code Expect: 100-continue}; {@link RackDispatcher} collects bodies and runs the application on the worker pool.
  * With h2c on ({@code --http2}), {@link Http2Preface} and Netty's upgrade handler
  * ({@link Http2Support#upgradeHandler}) switch a connection that asks to HTTP/2.
- * {@link FileBodies} adds Netty's chunked writer behind the encoder the first time it sends a
+ * {@code FileBodies} adds Netty's chunked writer behind the encoder the first time it sends a
  * file over TLS or HTTP/2. The handlers' names are spelled in {@link PipelineNames}; a connection that switches
  * to push keeps the codec and drops the rest ({@link PipelineNames#leaveHttp}); a hijacked one drops all of
- * them ({@link NettyHijack}).
+ * them ({@code NettyHijack}).
  */
-final class HttpPipeline extends ChannelInitializer<Channel> {
+public final class HttpPipeline extends ChannelInitializer<Channel> {
     private final ServerState server;
     private final TlsListener tls;
     private final HttpDecoderConfig decoderConfig;
 
-    HttpPipeline(ServerState server) {
+    public HttpPipeline(ServerState server) {
         this(server, null);
     }
 
     /** tls: the listener's TLS state, or null for cleartext. */
-    HttpPipeline(ServerState server, TlsListener tls) {
+    public HttpPipeline(ServerState server, TlsListener tls) {
         this.server = server;
         this.tls = tls;
         ServerConfig config = server.config;
@@ -62,7 +73,7 @@ final class HttpPipeline extends ChannelInitializer<Channel> {
         configure(ch.pipeline());
     }
 
-    void configure(ChannelPipeline p) {
+    public void configure(ChannelPipeline p) {
         ServerConfig config = server.config;
         if (tls != null) {
             addProxy(p);

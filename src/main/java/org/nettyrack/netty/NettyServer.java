@@ -260,7 +260,7 @@ public final class NettyServer {
     }
 
     /**
-     * Stops accepting, tells every connection to close once idle (see {@link RequestTimeouts}),
+     * Stops accepting, tells every connection to close once idle (see {@code RequestTimeouts}),
      * waits up to the shutdown timeout for them to close and for the requests and push
      * connections they counted to end, then closes the rest. Returns true when no request was
      * still in flight at that point.

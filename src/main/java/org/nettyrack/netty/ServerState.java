@@ -12,32 +12,33 @@ import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
 import org.nettyrack.core.ops.ServerCounters;
 import org.nettyrack.netty.listen.ConnectionLimit;
+import org.nettyrack.netty.files.PublicFiles;
 
 /**
  * What every connection of one server shares: settings, the application, the worker pool,
  * the open channels, the count of requests between dispatch and last byte written, which
  * a graceful stop waits on, and the counters {@code GET /stats} reports.
  */
-final class ServerState {
-    final ServerConfig config;
-    final RackHandler handler;
-    final Workers workers;
-    final AccessLog accessLog;
-    final ErrorLog errorLog;
+public final class ServerState {
+    public final ServerConfig config;
+    public final RackHandler handler;
+    public final Workers workers;
+    public final AccessLog accessLog;
+    public final ErrorLog errorLog;
     final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
     final ConnectionLimit connections;
     /** {@code --public}: files answered before the application; null without it. */
-    final PublicFiles publicFiles;
-    final AtomicInteger activeRequests = new AtomicInteger();
-    final ServerCounters counters = new ServerCounters();
-    volatile boolean draining;
+    public final PublicFiles publicFiles;
+    public final AtomicInteger activeRequests = new AtomicInteger();
+    public final ServerCounters counters = new ServerCounters();
+    public volatile boolean draining;
 
-    ServerState(ServerConfig config, RackHandler handler, Workers workers) {
+    public ServerState(ServerConfig config, RackHandler handler, Workers workers) {
         this(config, handler, workers, System::nanoTime);
     }
 
     /** clock: nanoseconds for the public files' cache time (tests give the event loop's ticker). */
-    ServerState(ServerConfig config, RackHandler handler, Workers workers, LongSupplier clock) {
+    public ServerState(ServerConfig config, RackHandler handler, Workers workers, LongSupplier clock) {
         this(config, handler, workers, config.accessLog() == null ? null
             : new AccessLog(config.accessLog(), config.accessLogFormat()), PublicFiles.of(config, clock));
     }

@@ -27,9 +27,16 @@ class ImportBoundaryTest {
         "core;    java. org.nettyrack.core.",
         "redis;   java. redis.clients. org.nettyrack.core.",
         "netty;   java. io.netty. org.nettyrack.core. org.nettyrack.netty.",
-        "netty/tls; java. io.netty. org.nettyrack.core.",
+        // inside netty/: the leaves (ConnectionEvent, PipelineNames, ServerState) and the rooms
+        // a room hands work to; exchange is the hub that calls push, files and the hijack
+        "netty/http1; java. io.netty. org.nettyrack.core. org.nettyrack.netty.ConnectionEvent",
+        "netty/tls; java. io.netty. org.nettyrack.core. org.nettyrack.netty.http1.",
         "netty/listen; java. io.netty. org.nettyrack.core.",
-        "netty/http1; java. io.netty. org.nettyrack.core.",
+        "netty/http2; java. io.netty. org.nettyrack.core. org.nettyrack.netty.ConnectionEvent org.nettyrack.netty.PipelineNames org.nettyrack.netty.ServerState org.nettyrack.netty.http1. org.nettyrack.netty.exchange.RackDispatcher",
+        "netty/exchange; java. io.netty. org.nettyrack.core. org.nettyrack.netty.ConnectionEvent org.nettyrack.netty.PipelineNames org.nettyrack.netty.ServerState org.nettyrack.netty.http1. org.nettyrack.netty.http2.Http2Request org.nettyrack.netty.listen.ProxyProtocolHandler org.nettyrack.netty.files. org.nettyrack.netty.push.PushUpgrade org.nettyrack.netty.hijack.",
+        "netty/files; java. io.netty. org.nettyrack.core. org.nettyrack.netty.PipelineNames org.nettyrack.netty.http1. org.nettyrack.netty.exchange.NettyRackRequest org.nettyrack.netty.exchange.NettyResponseSink",
+        "netty/push; java. io.netty. org.nettyrack.core. org.nettyrack.netty.ConnectionEvent org.nettyrack.netty.PipelineNames org.nettyrack.netty.ServerState org.nettyrack.netty.exchange.NettyRackRequest org.nettyrack.netty.http2.Http2StreamBytes",
+        "netty/hijack; java. io.netty. org.nettyrack.core. org.nettyrack.netty.ConnectionEvent org.nettyrack.netty.PipelineNames org.nettyrack.netty.http2.Http2StreamBytes",
         "netty/control; java. io.netty. org.nettyrack.core. org.nettyrack.netty.listen. org.nettyrack.netty.http1.",
         "jruby;   java. org.jruby. org.jcodings. org.nettyrack.core.",
         "servlet; java. jakarta.servlet. jakarta.websocket. org.nettyrack.core.",

@@ -14,9 +14,9 @@ import java.util.Random;
  * ending each frame, the 00 00 FF FF tail removed from the last). The compressor is zlib (JZlib)
  * with a chosen memLevel: Python's websockets uses 5, browsers and Node's ws the default 8.
  */
-final class ClientMessages {
-    static final int TEXT = 0x1;
-    static final int BINARY = 0x2;
+public final class ClientMessages {
+    public static final int TEXT = 0x1;
+    public static final int BINARY = 0x2;
     private static final byte[] MASK = {0x37, (byte) 0xfa, 0x21, 0x3d};
 
     private final Deflater deflater;
@@ -25,12 +25,12 @@ final class ClientMessages {
         this.deflater = deflater;
     }
 
-    static ClientMessages uncompressed() {
+    public static ClientMessages uncompressed() {
         return new ClientMessages(null);
     }
 
     /** A compressor with context takeover and a 15-bit window, as agreed by default. */
-    static ClientMessages deflate(int memLevel) {
+    public static ClientMessages deflate(int memLevel) {
         try {
             return new ClientMessages(new Deflater(6, 15, memLevel, JZlib.WrapperType.NONE));
         } catch (GZIPException e) {
@@ -39,21 +39,21 @@ final class ClientMessages {
     }
 
     /** Bytes that deflate to almost nothing. */
-    static byte[] compressible(int size) {
+    public static byte[] compressible(int size) {
         byte[] data = new byte[size];
         Arrays.fill(data, (byte) 'a');
         return data;
     }
 
     /** Bytes that deflate cannot shrink: the compressed form is larger than the message. */
-    static byte[] random(int size) {
+    public static byte[] random(int size) {
         byte[] data = new byte[size];
         new Random(size).nextBytes(data);
         return data;
     }
 
     /** The frames of one message in {@code fragments} parts of about equal size, as one byte array. */
-    byte[] message(int opcode, byte[] data, int fragments) {
+    public byte[] message(int opcode, byte[] data, int fragments) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int part = (data.length + fragments - 1) / fragments;
         for (int i = 0; i < fragments; i++) {
@@ -70,7 +70,7 @@ final class ClientMessages {
     }
 
     /** The payload of a frame as this client compresses it (exposed to build bad frames from). */
-    byte[] compress(byte[] data, boolean last) {
+    public byte[] compress(byte[] data, boolean last) {
         deflater.setInput(data);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         byte[] buffer = new byte[64 * 1024];
@@ -87,7 +87,7 @@ final class ClientMessages {
     }
 
     /** One masked client frame. */
-    static byte[] frame(int opcode, boolean fin, boolean rsv1, byte[] payload) {
+    public static byte[] frame(int opcode, boolean fin, boolean rsv1, byte[] payload) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write((fin ? 0x80 : 0) | (rsv1 ? 0x40 : 0) | opcode);
         int n = payload.length;

@@ -6,12 +6,12 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 
 /** Reads what a push connection's close wrote onto an {@link EmbeddedChannel}. */
-final class CloseFrames {
+public final class CloseFrames {
     private CloseFrames() {
     }
 
     /** The status code of the close frame written next; closes are event-loop tasks, so run those. */
-    static int nextCode(EmbeddedChannel channel) {
+    public static int nextCode(EmbeddedChannel channel) {
         channel.runPendingTasks();
         CloseWebSocketFrame close = assertInstanceOf(CloseWebSocketFrame.class, channel.readOutbound());
         int code = close.statusCode();

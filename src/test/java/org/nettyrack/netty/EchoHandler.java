@@ -9,8 +9,8 @@ import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
 
 /** A fake application: answers "METHOD target body-length" and remembers every request. */
-final class EchoHandler implements RackHandler {
-    final List<String> seen = new ArrayList<>();
+public final class EchoHandler implements RackHandler {
+    public final List<String> seen = new ArrayList<>();
 
     @Override
     public void handle(RackRequest request, ResponseSink response) {

@@ -28,67 +28,67 @@ import java.util.List;
  * the server's {@link EmbeddedChannel}: every call moves the bytes both ways until neither side
  * has anything more to say. What the server sent is kept as simple records.
  */
-final class H2Client extends Http2ChannelDuplexHandler {
+public final class H2Client extends Http2ChannelDuplexHandler {
     /** A response on one stream: its headers (the final ones), body text, and whether it ended. */
-    static final class Response {
-        Http2Headers headers;
-        final StringBuilder body = new StringBuilder();
-        boolean ended;
+    public static final class Response {
+        public Http2Headers headers;
+        public final StringBuilder body = new StringBuilder();
+        public boolean ended;
     }
 
     final EmbeddedChannel channel;
     private final EmbeddedChannel server;
-    final List<Http2SettingsFrame> settings = new ArrayList<>();
+    public final List<Http2SettingsFrame> settings = new ArrayList<>();
     /** The GOAWAY frames received: last stream id and error code of each. */
-    final List<long[]> goAways = new ArrayList<>();
+    public final List<long[]> goAways = new ArrayList<>();
     final java.util.Map<Integer, Response> responses = new java.util.HashMap<>();
     /** The RST_STREAM frames received: error code by stream id. */
-    final java.util.Map<Integer, Long> resets = new java.util.HashMap<>();
+    public final java.util.Map<Integer, Long> resets = new java.util.HashMap<>();
 
-    H2Client(EmbeddedChannel server) {
+    public H2Client(EmbeddedChannel server) {
         this.server = server;
         this.channel = new EmbeddedChannel(Http2FrameCodecBuilder.forClient()
             .encoderIgnoreMaxHeaderListSize(true).build(), this);
         pump();
     }
 
-    static Http2Headers get(String path) {
+    public static Http2Headers get(String path) {
         return new DefaultHttp2Headers().method("GET").scheme("http").authority("example.test").path(path);
     }
 
-    static Http2Headers post(String path) {
+    public static Http2Headers post(String path) {
         return new DefaultHttp2Headers().method("POST").scheme("http").authority("example.test").path(path);
     }
 
-    Http2FrameStream send(Http2Headers headers, boolean endStream) {
+    public Http2FrameStream send(Http2Headers headers, boolean endStream) {
         Http2FrameStream stream = newStream();
         channel.writeAndFlush(new DefaultHttp2HeadersFrame(headers, endStream).stream(stream));
         pump();
         return stream;
     }
 
-    void data(Http2FrameStream stream, String text, boolean endStream) {
+    public void data(Http2FrameStream stream, String text, boolean endStream) {
         ByteBuf bytes = Unpooled.copiedBuffer(text, StandardCharsets.UTF_8);
         channel.writeAndFlush(new DefaultHttp2DataFrame(bytes, endStream).stream(stream));
         pump();
     }
 
-    void trailers(Http2FrameStream stream, Http2Headers trailers) {
+    public void trailers(Http2FrameStream stream, Http2Headers trailers) {
         channel.writeAndFlush(new DefaultHttp2HeadersFrame(trailers, true).stream(stream));
         pump();
     }
 
-    void reset(Http2FrameStream stream) {
+    public void reset(Http2FrameStream stream) {
         channel.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.CANCEL).stream(stream));
         pump();
     }
 
-    Response response(Http2FrameStream stream) {
+    public Response response(Http2FrameStream stream) {
         return responses.get(stream.id());
     }
 
     /** Moves bytes between the two channels, and runs their tasks, until both are quiet. */
-    void pump() {
+    public void pump() {
         boolean moved = true;
         while (moved) {
             moved = false;

@@ -21,22 +21,22 @@ import org.nettyrack.core.Workers;
  * also the channel's event loop, so every test is deterministic.
  */
 public final class PipelineHarness {
-    final EmbeddedChannel channel;
-    final ServerState state;
+    public final EmbeddedChannel channel;
+    public final ServerState state;
 
-    PipelineHarness(RackHandler handler) {
+    public PipelineHarness(RackHandler handler) {
         this(ServerConfig.builder().build(), handler, task -> {
             task.run();
             return true;
         });
     }
 
-    PipelineHarness(ServerConfig config, RackHandler handler, Workers workers) {
+    public PipelineHarness(ServerConfig config, RackHandler handler, Workers workers) {
         this(config, handler, workers, null);
     }
 
     /** With {@code peer} as the socket's remote address (null: EmbeddedChannel's own). */
-    PipelineHarness(ServerConfig config, RackHandler handler, Workers workers, SocketAddress peer) {
+    public PipelineHarness(ServerConfig config, RackHandler handler, Workers workers, SocketAddress peer) {
         this(config, handler, workers, peer, null);
     }
 
@@ -44,7 +44,7 @@ public final class PipelineHarness {
      * parent: the listener the connection was accepted by, or null for none (some of Netty's
      * handlers tell server from client by it: the HTTP/2 multiplexer, for {@code Upgrade: h2c}).
      */
-    PipelineHarness(ServerConfig config, RackHandler handler, Workers workers, SocketAddress peer, Channel parent) {
+    public PipelineHarness(ServerConfig config, RackHandler handler, Workers workers, SocketAddress peer, Channel parent) {
         state = new ServerState(config, handler, workers, this::now);
         HttpPipeline pipeline = new HttpPipeline(state);
         channel = new EmbeddedChannel(parent, DefaultChannelId.newInstance(), true, false, new ChannelInitializer<Channel>() {
@@ -61,14 +61,14 @@ public final class PipelineHarness {
     }
 
     /** Sends raw bytes and returns everything written back so far, as text. */
-    String exchange(String request) {
+    public String exchange(String request) {
         channel.writeInbound(Unpooled.copiedBuffer(request, StandardCharsets.ISO_8859_1));
         channel.runPendingTasks();
         return output();
     }
 
     /** Sends raw bytes and returns everything written back so far, as text. */
-    String exchange(byte[] bytes) {
+    public String exchange(byte[] bytes) {
         channel.writeInbound(Unpooled.wrappedBuffer(bytes));
         channel.runPendingTasks();
         return output();
@@ -80,12 +80,12 @@ public final class PipelineHarness {
     }
 
     /** Moves the channel's clock on by +millis+ and runs the timers that came due. */
-    void elapse(long millis) {
+    public void elapse(long millis) {
         channel.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
         channel.runScheduledPendingTasks();
     }
 
-    String output() {
+    public String output() {
         StringBuilder out = new StringBuilder();
         for (Object msg; (msg = channel.readOutbound()) != null; ) {
             if (msg instanceof ByteBuf) {
@@ -99,8 +99,8 @@ public final class PipelineHarness {
         return out.toString();
     }
 
-    /** The server's {@code date} line (IMF-fixdate), as {@link DateHeader} adds it. */
-    static final Pattern DATE_LINE =
+    /** The server's {@code date} line (IMF-fixdate), as {@code DateHeader} adds it. */
+    public static final Pattern DATE_LINE =
         Pattern.compile("date: [A-Z][a-z]{2}, \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT\r\n");
 
     /**

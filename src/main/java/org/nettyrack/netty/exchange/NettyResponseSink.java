@@ -1,0 +1,320 @@
+package org.nettyrack.netty.exchange;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.ResponseSink;
+import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.Upgrade;
+import org.nettyrack.netty.PipelineNames;
+import org.nettyrack.netty.ServerState;
+import org.nettyrack.netty.files.FileBodies;
+import org.nettyrack.netty.hijack.NettyHijack;
+import org.nettyrack.netty.http1.ErrorResponses;
+import org.nettyrack.netty.http1.Http1Framing;
+import org.nettyrack.netty.push.PushUpgrade;
+
+/**
+ * Writes one response onto a Netty channel from the worker thread that runs the app, framed
+ * as {@link Http1Framing} decides (an HTTP/2 stream's codec turns the same objects into
+ * frames), and closes the connection after it when the framing says it does not stay.
+ * A streamed response's head waits for its first body bytes (or its end), so an application
+ * that fails before producing any still gets a proper error response instead of a cut one.
+ * Streaming writes wait while the channel is not writable ({@link WriteBackpressure}).
+ * Files leave through {@link FileBodies}; a 103 Early Hints may precede the response while
+ * nothing of it has left (on an HTTP/2 stream the codec makes it a HEADERS frame with
+ * {@code :status 103} and no END_STREAM).
+ *
+ * <p>The sink knows nothing of who made it: {@link #done()} completes on the event loop once
+ * the last write completed (or failed), or once the application accepted an upgrade, which
+ * {@link #upgrade()} then holds for the dispatcher to hand on to {@link PushUpgrade}.
+ */
+public final class NettyResponseSink implements ResponseSink {
+    private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
+
+    private final Channel channel;
+    private final NettyRackRequest request;
+    private final ServerState server;
+    private final ChannelPromise done;
+    private final WriteBackpressure backpressure;
+    private volatile boolean committed;
+    private volatile PushUpgrade.Accepted upgrade;
+    private volatile boolean hijacked;
+    private boolean finished;
+    private HttpResponse pendingHead;
+    private boolean bodyAllowed;
+    private boolean keepAlive;
+    private long declaredLength = -1;
+    private long bytesSent;
+    private int status;
+
+    NettyResponseSink(Channel channel, NettyRackRequest request, ServerState server) {
+        this.channel = channel;
+        this.request = request;
+        this.server = server;
+        this.done = channel.newPromise();
+        this.backpressure = new WriteBackpressure(channel, server.config.writeTimeoutMillis());
+    }
+
+    /** The worker queue was full: 503 without running the application. */
+    void unavailable() {
+        committed = true;
+        finished = true;
+        status = HttpResponseStatus.SERVICE_UNAVAILABLE.code();
+        keepAlive = connectionStays();
+        finish(channel.writeAndFlush(ErrorResponses.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, !keepAlive, request.isHead())), false);
+    }
+
+    NettyRackRequest request() {
+        return request;
+    }
+
+    /** Completes, on the event loop, when the response has been written or the connection switched to push. */
+    ChannelFuture done() {
+        return done;
+    }
+
+    /** The upgrade the application accepted instead of answering, or null. */
+    PushUpgrade.Accepted upgrade() {
+        return upgrade;
+    }
+
+    /** Whether the application took the connection ({@link #hijack}): the dispatcher lets go of it. */
+    boolean hijacked() {
+        return hijacked;
+    }
+
+    int status() {
+        return status;
+    }
+
+    long bytesSent() {
+        return bytesSent;
+    }
+
+    @Override
+    public boolean committed() {
+        return committed;
+    }
+
+    @Override
+    public boolean finished() {
+        return finished;
+    }
+
+    @Override
+    public void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length) {
+        Http1Framing framing = start(status, headers);
+        ByteBuf content = Unpooled.EMPTY_BUFFER;
+        if (bodyAllowed && length > 0) {
+            content = channel.alloc().buffer(length).writeBytes(body, offset, length);
+            bytesSent = length;
+        }
+        HttpHeaders out = framing.whole(length);
+        keepAlive = framing.keepAlive();
+        committed = true;
+        finished = true;
+        finish(channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
+            content, out, EmptyHttpHeaders.INSTANCE)), false);
+    }
+
+    /**
+     * A whole HTTP/1.1 response, head and body, encoded already (a small public file's usual
+     * answer, see {@code PublicFiles}), written as it is past the response encoder. Only for an
+     * HTTP/1.1 connection that stays open, about which such a response need say nothing;
+     * false, with nothing written, otherwise (HTTP/1.0, {@code connection: close}, draining,
+     * an HTTP/2 stream).
+     */
+    public boolean respondEncoded(int status, ByteBuf response, int bodyLength) {
+        ChannelHandlerContext encoder = channel.pipeline().context(PipelineNames.ENCODER);
+        if (committed || encoder == null || !connectionStays() || !http11()) {
+            return false;
+        }
+        this.status = status;
+        bodyAllowed = true;
+        keepAlive = true;
+        bytesSent = bodyLength;
+        committed = true;
+        finished = true;
+        finish(encoder.writeAndFlush(response), false);
+        return true;
+    }
+
+    @Override
+    public void begin(int status, ResponseHeaders headers, long contentLength) {
+        Http1Framing framing = start(status, headers);
+        declaredLength = framing.streamed(contentLength);
+        keepAlive = framing.keepAlive();
+        pendingHead = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), framing.settled());
+    }
+
+    /** Sends the head {@link #begin} recorded: from here on the response cannot be replaced. */
+    private void commit() {
+        if (pendingHead != null) {
+            committed = true;
+            channel.write(pendingHead);
+            pendingHead = null;
+        }
+    }
+
+    @Override
+    public void write(byte[] bytes, int offset, int length) throws IOException {
+        if (!bodyAllowed || length == 0) {
+            return;
+        }
+        commit();
+        backpressure.await();
+        ByteBuf buf = channel.alloc().buffer(length).writeBytes(bytes, offset, length);
+        bytesSent += length;
+        channel.writeAndFlush(new DefaultHttpContent(buf));
+    }
+
+    @Override
+    public void sendFile(Path file, long offset, long length) throws IOException {
+        if (!bodyAllowed || length == 0) {
+            return;
+        }
+        commit();
+        if (!channel.eventLoop().inEventLoop()) {
+            backpressure.await(); // the region itself holds no heap: on the event loop there is no one to wait for
+        }
+        bytesSent += length;
+        FileBodies.write(channel, file, offset, length);
+    }
+
+    @Override
+    public boolean honoursSendfile() {
+        return server.config.files().sendfile();
+    }
+
+    @Override
+    public boolean acceptsEarlyHints() {
+        return server.config.earlyHints() && !committed && pendingHead == null && http11();
+    }
+
+    /** A 103 before the final response (RFC 8297); nothing once the response has begun. */
+    @Override
+    public void earlyHints(ResponseHeaders headers) throws IOException {
+        if (!acceptsEarlyHints() || headers.size() == 0) {
+            return;
+        }
+        HttpHeaders out = HEADERS.newHeaders();
+        for (int i = 0; i < headers.size(); i++) {
+            out.add(headers.name(i), headers.value(i));
+        }
+        backpressure.await();
+        channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.EARLY_HINTS,
+            Unpooled.EMPTY_BUFFER, out, EmptyHttpHeaders.INSTANCE));
+    }
+
+    @Override
+    public void end() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        commit();
+        boolean truncated = bodyAllowed && declaredLength >= 0 && bytesSent != declaredLength;
+        finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), truncated);
+    }
+
+    @Override
+    public void abort() {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        finish(channel.close(), true);
+    }
+
+    /**
+     * Records the accepted upgrade and completes {@link #done()} on the event loop, where the
+     * dispatcher hands the connection to {@link PushUpgrade} (or refuses it).
+     */
+    @Override
+    public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) {
+        if (request.upgrade() == Upgrade.NONE) {
+            throw new IllegalStateException("the request asked for no upgrade");
+        }
+        if (committed) {
+            throw new IllegalStateException("response already started");
+        }
+        committed = true;
+        finished = true;
+        pendingHead = null;
+        this.status = request.upgrade() == Upgrade.WEBSOCKET ? 101 : status;
+        upgrade = new PushUpgrade.Accepted(status, headers, endpoint);
+        channel.eventLoop().execute(() -> done.trySuccess());
+    }
+
+    /**
+     * {@code rack.hijack}: {@link NettyHijack} moves the connection to the application;
+     * {@link #done()} completes once it has, on the event loop. A full hijack's status is
+     * unknown to the server (the application writes it) and is logged as 0.
+     */
+    @Override
+    public org.nettyrack.core.Hijack hijack(int status, ResponseHeaders headers) {
+        if (committed) {
+            throw new IllegalStateException("response already started");
+        }
+        committed = true;
+        finished = true;
+        pendingHead = null;
+        hijacked = true;
+        this.status = headers == null ? 0 : status;
+        return new NettyHijack(channel, status, headers, server.config.keepAliveTimeoutMillis(), () -> done.trySuccess());
+    }
+
+    void wakeWriter() {
+        backpressure.wake();
+    }
+
+    /** Decides the framing of the response the application gives; an error response replaces a head that never left. */
+    private Http1Framing start(int status, ResponseHeaders headers) {
+        if (committed) {
+            throw new IllegalStateException("response already started");
+        }
+        pendingHead = null;
+        this.status = status;
+        Http1Framing framing = new Http1Framing(http11(), request.isHead(), connectionStays(), status, headers);
+        bodyAllowed = framing.bodyAllowed();
+        return framing;
+    }
+
+    /** Whether the request lets the connection stay open after this response (the server not draining). */
+    private boolean connectionStays() {
+        return request.keepAlive() && !server.draining;
+    }
+
+    private boolean http11() {
+        return HttpVersion.HTTP_1_1.equals(request.head().protocolVersion());
+    }
+
+    private void finish(ChannelFuture last, boolean truncated) {
+        if (channel.eventLoop().isShuttingDown()) {
+            return; // a request that outlived the shutdown timeout: nobody is left to tell
+        }
+        if (truncated || !keepAlive) {
+            last.addListener(ChannelFutureListener.CLOSE);
+        }
+        last.addListener(f -> done.trySuccess());
+    }
+}

@@ -1,0 +1,165 @@
+package org.nettyrack.netty.files;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.stream.ChunkedInput;
+import io.netty.handler.stream.ChunkedNioFile;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.nettyrack.netty.PipelineNames;
+
+/**
+ * Writes a region of a file as response body bytes, the one file sender of the Netty door
+ * (public files, {@code to_path} bodies, {@code x-sendfile}). Cleartext: a {@link
+ * DefaultFileRegion}, which the kernel copies to the socket (sendfile(2)) without the heap.
+ * Under TLS (an {@link SslHandler} in the pipeline) bytes must pass through the cipher, so
+ * the file is read in chunks by Netty's {@link ChunkedWriteHandler}, added in front of the
+ * encoder the first time, which reads the next chunk only when the channel is writable: a
+ * slow reader holds one chunk, not the file. An HTTP/2 stream takes the same chunks as
+ * {@code HttpContent} for its frame codec, and its writability is the stream's flow-control
+ * window, so the chunked writer waits for the client's window. A file that turns out shorter than the region
+ * (truncated meanwhile) fails the write, and the connection is closed: the response was
+ * promised a length it cannot have.
+ */
+public final class FileBodies {
+    static final String CHUNKED = "chunked-writer";
+    private static final int CHUNK = 64 * 1024;
+
+    private FileBodies() {
+    }
+
+    /** Writes and flushes the region; the returned future fails when the file ran short. */
+    public static ChannelFuture write(Channel channel, Path file, long offset, long length) throws IOException {
+        FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
+        Object body;
+        try {
+            if (channel instanceof Http2StreamChannel) {
+                body = new AsContent(chunked(channel.pipeline(), in, offset, length));
+            } else if (channel.pipeline().get(SslHandler.class) == null) {
+                body = new DefaultFileRegion(in, offset, length);
+            } else {
+                body = chunked(channel.pipeline(), in, offset, length);
+            }
+        } catch (IOException | RuntimeException e) {
+            in.close();
+            throw e;
+        }
+        ChannelFuture written = channel.writeAndFlush(body);
+        written.addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        return written;
+    }
+
+    private static Exact chunked(ChannelPipeline pipeline, FileChannel in, long offset, long length)
+        throws IOException {
+        if (pipeline.get(CHUNKED) == null) {
+            if (pipeline.get(PipelineNames.ENCODER) != null) {
+                pipeline.addAfter(PipelineNames.ENCODER, CHUNKED, new ChunkedWriteHandler());
+            } else {
+                pipeline.addLast(CHUNKED, new ChunkedWriteHandler()); // still before any handler on the way out
+            }
+        }
+        return new Exact(new ChunkedNioFile(in, offset, length, CHUNK));
+    }
+
+    /** A chunked file that fails, instead of yielding empty chunks forever, when the file ends early. */
+    static final class Exact implements ChunkedInput<ByteBuf> {
+        private final ChunkedNioFile file;
+
+        Exact(ChunkedNioFile file) {
+            this.file = file;
+        }
+
+        @Override
+        public boolean isEndOfInput() throws Exception {
+            return file.isEndOfInput();
+        }
+
+        @Override
+        public void close() throws Exception {
+            file.close();
+        }
+
+        @Override
+        @Deprecated
+        public ByteBuf readChunk(ChannelHandlerContext ctx) throws Exception {
+            return readChunk(ctx.alloc());
+        }
+
+        @Override
+        public ByteBuf readChunk(ByteBufAllocator allocator) throws Exception {
+            long before = file.currentOffset();
+            ByteBuf chunk = file.readChunk(allocator);
+            if (!file.isEndOfInput() && file.currentOffset() == before) {
+                if (chunk != null) {
+                    chunk.release();
+                }
+                throw new IOException("file truncated at " + before + " while being sent");
+            }
+            return chunk;
+        }
+
+        @Override
+        public long length() {
+            return file.length();
+        }
+
+        @Override
+        public long progress() {
+            return file.progress();
+        }
+    }
+
+    /** The chunks as {@code HttpContent}, what an HTTP/2 stream's codec turns into DATA frames. */
+    static final class AsContent implements ChunkedInput<HttpContent> {
+        private final Exact file;
+
+        AsContent(Exact file) {
+            this.file = file;
+        }
+
+        @Override
+        public boolean isEndOfInput() throws Exception {
+            return file.isEndOfInput();
+        }
+
+        @Override
+        public void close() throws Exception {
+            file.close();
+        }
+
+        @Override
+        @Deprecated
+        public HttpContent readChunk(ChannelHandlerContext ctx) throws Exception {
+            return readChunk(ctx.alloc());
+        }
+
+        @Override
+        public HttpContent readChunk(ByteBufAllocator allocator) throws Exception {
+            ByteBuf chunk = file.readChunk(allocator);
+            return chunk == null ? null : new DefaultHttpContent(chunk);
+        }
+
+        @Override
+        public long length() {
+            return file.length();
+        }
+
+        @Override
+        public long progress() {
+            return file.progress();
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package org.nettyrack.netty.http2;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpServerUpgradeHandler;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http2.Http2FrameCodec;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import java.util.List;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.netty.http1.DateHeader;
+import org.nettyrack.netty.PipelineNames;
+import org.nettyrack.netty.ServerState;
+import org.nettyrack.netty.exchange.RackDispatcher;
+import org.nettyrack.netty.http1.ExpectContinue;
+import org.nettyrack.netty.http1.RequestGuard;
+
+/**
+ * HTTP/2 for the Netty door, built from Netty's own handlers. A connection that speaks h2
+ * (prior knowledge: {@link Http2Preface}; {@code Upgrade: h2c}: {@link #upgradeHandler};
+ * TLS with ALPN "h2": {@link #configure}) gets, socket side first:
+ * <pre>
+ * flush consolidation → frame order → frame codec → multiplexer → streams   (a child channel per stream:)
+ *   stream codec → date → h2 request → guard → expect-continue → dispatcher
+ * </pre>
+ * Netty's frame codec enforces the protocol, flow control and the flood limits, and
+ * {@link Http2FrameOrder} the stream-state rules it cannot see once a stream is closed; its
+ * multiplexer gives each stream a child channel, and Netty's stream codec turns the stream's
+ * frames into the same {@code HttpRequest}/{@code HttpContent} objects the HTTP/1.1 decoder
+ * makes, and the responses written back into frames. So each stream is one Rack request
+ * through the HTTP/1.1 path's own guard, dispatcher, worker pool and response sink;
+ * {@link Http2Request} removes what only the conversion added, and the request says
+ * {@code HTTP/2}. {@link Http2Streams} ends idle and draining connections.
+ *
+ * <p>A connection's streams answer from different worker threads, each response one write and
+ * flush onto the connection's event loop. Netty's flush consolidation, on the socket side of
+ * the frame codec, turns the flushes queued together into one: the responses of a batch of
+ * streams leave in one {@code writev} (and, over TLS, fewer records) instead of one each.
+ */
+public final class Http2Support {
+    static final String PROTOCOL = "HTTP/2";
+    /** What only HTTP/1.1 needs: gone once a connection speaks h2. */
+    private static final String[] HTTP1_ONLY = {PipelineNames.TIMEOUTS, PipelineNames.DECODER, PipelineNames.ENCODER,
+        PipelineNames.DATE, PipelineNames.GUARD, PipelineNames.CONTINUE, PipelineNames.DISPATCHER};
+
+    private Http2Support() {
+    }
+
+    /**
+     * Makes the connection speak HTTP/2 from its next byte on, which must be the client's
+     * connection preface: the HTTP/1.1 handlers leave, the h2 ones are added last. For a
+     * cleartext connection that opened with the preface, and for TLS once ALPN chose "h2".
+     */
+    public static void configure(ChannelPipeline p, ServerState server) {
+        removeHttp1(p);
+        Http2Streams streams = new Http2Streams(server);
+        p.addLast(PipelineNames.H2_FLUSH, flushConsolidation());
+        p.addLast(PipelineNames.H2_ORDER, new Http2FrameOrder());
+        p.addLast(PipelineNames.H2_CODEC, frameCodec(server.config));
+        p.addLast(PipelineNames.H2_MUX, new Http2MultiplexHandler(streams.initializer()));
+        p.addLast(PipelineNames.H2_STREAMS, streams);
+    }
+
+    /**
+     * Netty's upgrade handler, answering {@code Upgrade: h2c} with 101 and switching to HTTP/2;
+     * the request becomes stream 1. A request with a body is served on HTTP/1.1 instead (the
+     * upgrade is optional for the server), and other upgrades (WebSocket) pass untouched.
+     */
+    public static ChannelHandler upgradeHandler(ServerState server) {
+        HttpServerUpgradeHandler.SourceCodec http1 = ctx -> {
+            removeHttp1(ctx.pipeline());
+            ctx.pipeline().addBefore(ctx.name(), PipelineNames.H2_FLUSH, flushConsolidation()); // the codec comes in at ctx's place
+            ctx.pipeline().addBefore(ctx.name(), PipelineNames.H2_ORDER, Http2FrameOrder.afterUpgrade());
+        };
+        return new HttpServerUpgradeHandler(http1, protocol -> "h2c".contentEquals(protocol) ? upgradeCodec(server) : null, 0) {
+            @Override
+            protected boolean shouldHandleUpgradeRequest(HttpRequest request) {
+                return HttpUtil.getContentLength(request, 0L) == 0
+                    && !request.headers().contains(HttpHeaderNames.TRANSFER_ENCODING)
+                    && asksForH2c(request.headers().getAll(HttpHeaderNames.UPGRADE));
+            }
+        };
+    }
+
+    private static boolean asksForH2c(List<String> upgrades) {
+        for (String field : upgrades) {
+            for (String protocol : field.split(",")) {
+                if (protocol.trim().equalsIgnoreCase("h2c")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static HttpServerUpgradeHandler.UpgradeCodec upgradeCodec(ServerState server) {
+        Http2Streams streams = new Http2Streams(server);
+        return new Http2ServerUpgradeCodec(frameCodec(server.config), new Http2MultiplexHandler(streams.initializer()), streams);
+    }
+
+    /**
+     * Flushes asked for while the event loop has more tasks queued (other streams' responses)
+     * wait for the last of them; flushes during a read wait for its end.
+     */
+    private static FlushConsolidationHandler flushConsolidation() {
+        return new FlushConsolidationHandler(FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true);
+    }
+
+    /** Netty's frame codec with the configured limits and its flood protections switched on. */
+    static Http2FrameCodec frameCodec(ServerConfig config) {
+        Http2Settings settings = Http2Settings.defaultSettings()
+            .maxConcurrentStreams(config.maxConcurrentStreams())
+            .initialWindowSize(config.http2InitialWindow())
+            .maxHeaderListSize(config.maxHeaderSize())
+            .connectProtocolEnabled(true); // RFC 8441: WebSockets and rack.protocol on a stream
+        int resetWindowSeconds = (int) (config.http2ResetWindowMillis() / 1000);
+        return Http2FrameCodecBuilder.forServer()
+            .initialSettings(settings)
+            .validateHeaders(true)
+            // A request without :method, :scheme or :path is malformed (RFC 9113 section
+            // 8.3.1): a stream error, not a request for the app.
+            .validateRequiredPseudoHeaders(true)
+            .gracefulShutdownTimeoutMillis(config.shutdownTimeoutMillis())
+            .decoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)
+            .encoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)
+            .build();
+    }
+
+    /** One stream's pipeline: HTTP objects in and out, then the HTTP/1.1 path's own handlers. */
+    static void streamPipeline(ChannelPipeline p, ServerState server) {
+        p.addLast(PipelineNames.H2_STREAM_CODEC, new Http2StreamFrameToHttpObjectCodec(true, false));
+        p.addLast(PipelineNames.DATE, DateHeader.INSTANCE);
+        p.addLast(PipelineNames.H2_REQUEST, Http2Request.INSTANCE);
+        p.addLast(PipelineNames.GUARD, new RequestGuard(server.config.maxHeaders()));
+        p.addLast(PipelineNames.CONTINUE, new ExpectContinue(server.config.maxBodySize()));
+        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server, PROTOCOL));
+    }
+
+    private static void removeHttp1(ChannelPipeline p) {
+        for (String name : HTTP1_ONLY) {
+            if (p.get(name) != null) {
+                p.remove(name);
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+package org.nettyrack.netty.push;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.nettyrack.core.push.IdlePolicy;
+import org.nettyrack.core.push.PushClose;
+import org.nettyrack.core.push.PushConnection;
+import org.nettyrack.core.push.PushSession;
+import org.nettyrack.core.push.SendBacklog;
+import org.nettyrack.core.push.Upgrade;
+
+/**
+ * One upgraded connection as the application's client sees it, usable from any thread.
+ * Writes go to the channel at once (Netty queues them in its outbound buffer), counted by the
+ * core's {@link SendBacklog}: a write that would pass the queue limit is refused and the
+ * connection closed (1008), and {@code on_drained} is reported when a queue that had backed up
+ * behind a slow reader (the channel not writable) is empty again. A lock orders writes against
+ * the close, so no message can follow a WebSocket close frame. The timeout and close wait are
+ * the core's {@link IdlePolicy}; {@link PushHandler} acts on its timers.
+ *
+ * <p>The framing is {@link PushFraming}'s: WebSocket frames or Server-Sent Events.
+ */
+final class NettyPushConnection implements PushConnection {
+    private final Channel channel;
+    private final PushFraming framing;
+    private final SendBacklog backlog;
+    private final IdlePolicy idle;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private volatile boolean open = true;
+    private volatile PushSession session;
+    private Runnable timeoutChanged = () -> { };
+
+    NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis) {
+        this.channel = channel;
+        this.framing = framing;
+        this.backlog = new SendBacklog(maxQueue);
+        this.idle = new IdlePolicy(framing.protocol(), timeoutMillis);
+    }
+
+    void attach(PushSession session, Runnable timeoutChanged) {
+        this.session = session;
+        this.timeoutChanged = timeoutChanged;
+    }
+
+    IdlePolicy idle() {
+        return idle;
+    }
+
+    @Override
+    public Upgrade protocol() {
+        return framing.protocol();
+    }
+
+    @Override
+    public boolean send(byte[] data, boolean text) {
+        int length = data.length;
+        synchronized (this) {
+            if (!open) {
+                return false;
+            }
+            if (!backlog.admit(length, !channel.isWritable())) {
+                closeWith(backlog.refusal());
+                return false;
+            }
+            channel.writeAndFlush(framing.message(data, text)).addListener(f -> written(length));
+        }
+        return true;
+    }
+
+    private void written(int length) {
+        if (backlog.written(length) && open) {
+            session.drained();
+        }
+    }
+
+    /** Writes a keep-alive (ping or comment) unless closing; called on the event loop. */
+    void keepAlive() {
+        synchronized (this) {
+            if (open) {
+                channel.writeAndFlush(framing.keepAlive());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closeWith(PushClose.DONE);
+    }
+
+    /**
+     * Sends the close (after anything queued) and stops taking writes. A WebSocket waits for
+     * the client's close frame, up to {@link IdlePolicy#closeWaitMillis}; an SSE stream just ends.
+     */
+    void closeWith(PushClose close) {
+        end(() -> framing.close(channel, close.code(), close.reason()));
+    }
+
+    /**
+     * Ends a connection the peer broke, or the server could not serve: the close frame, then
+     * {@link PushFraming#fail}'s end of our half; what the peer still sends is dropped until it
+     * closes, at most for {@link IdlePolicy#closeWaitMillis}.
+     */
+    void fail(PushClose close) {
+        end(() -> framing.fail(channel, close.code(), close.reason()));
+    }
+
+    private void end(Runnable lastWrite) {
+        synchronized (this) {
+            if (!open) {
+                return;
+            }
+            open = false;
+            if (!channel.isActive()) {
+                return;
+            }
+            // A task even on the event loop: every write accepted before this one has queued
+            // its own task already (under this lock), so the close goes out after all of them.
+            channel.eventLoop().execute(lastWrite);
+        }
+        channel.eventLoop().schedule(() -> channel.close(), idle.closeWaitMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The peer's close frame arrived: answer it (unless we began) and close the channel. */
+    void peerClosed(int code) {
+        synchronized (this) {
+            boolean answer = open;
+            open = false;
+            if (answer) {
+                channel.eventLoop().execute(
+                    () -> framing.close(channel, code, "").addListener(ChannelFutureListener.CLOSE));
+                return;
+            }
+        }
+        channel.eventLoop().execute(channel::close); // after our own close frame's task
+    }
+
+    /** The channel closed: runs once, whatever closed it. */
+    boolean ended() {
+        open = false;
+        return ended.compareAndSet(false, true);
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @Override
+    public int pending() {
+        return open ? backlog.writes() : -1;
+    }
+
+    long queuedBytes() {
+        return backlog.bytes();
+    }
+
+    @Override
+    public long timeoutMillis() {
+        return idle.timeoutMillis();
+    }
+
+    @Override
+    public void timeoutMillis(long millis) {
+        idle.timeoutMillis(millis);
+        channel.eventLoop().execute(timeoutChanged);
+    }
+
+    /** The channel's event loop: a send from there writes without a task hand-off. */
+    @Override
+    public Executor writer() {
+        return channel.eventLoop();
+    }
+
+    @Override
+    public void schedule(Runnable task) {
+        session.run(task);
+    }
+
+    /** How long a closing WebSocket waits for the client's close frame before dropping it. */
+    long closeWaitMillis() {
+        return idle.closeWaitMillis();
+    }
+}

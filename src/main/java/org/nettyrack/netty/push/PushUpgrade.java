@@ -1,0 +1,229 @@
+package org.nettyrack.netty.push;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.websocketx.Utf8FrameValidator;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
+import io.netty.handler.codec.http.websocketx.WebSocketDecoderConfig;
+import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
+import io.netty.handler.codec.http2.Http2StreamChannel;
+import org.nettyrack.core.ResponseHeaders;
+import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.push.PushHead;
+import org.nettyrack.core.push.PushSession;
+import org.nettyrack.core.push.Upgrade;
+import org.nettyrack.netty.PipelineNames;
+import org.nettyrack.netty.ServerState;
+import org.nettyrack.netty.exchange.NettyRackRequest;
+import org.nettyrack.netty.http2.Http2StreamBytes;
+
+/**
+ * Switches an HTTP connection to push once the application has accepted the upgrade; runs on
+ * the event loop, called by {@code RackDispatcher} with what {@code NettyResponseSink.upgrade()}
+ * recorded. WebSocket: Netty's handshaker answers 101 (with the application's headers, its
+ * chosen subprotocol and any permessage-deflate agreement) and swaps the HTTP codec for the
+ * frame codec. SSE: a {@code text/event-stream} response head, chunked. Which headers and
+ * status go out is the core's rule ({@link PushHead}). Either way the HTTP handlers leave the
+ * pipeline ({@code HttpPipeline.leaveHttp}) and a {@link PushHandler} takes over:
+ * On an HTTP/2 stream (RFC 8441 extended CONNECT) the WebSocket answer is a 200 and the
+ * stream's codec gives way to {@code Http2StreamBytes} ahead of the same frame handlers.
+ * <pre>
+ * WebSocket: frame encoder → frame decoder → [deflate] → UTF-8 validator → aggregator → idle → push
+ * SSE:       HTTP decoder → HTTP encoder → idle → push
+ * </pre>
+ * Reading stays paused until the handshake is on the wire; then {@code on_open} is queued.
+ */
+public final class PushUpgrade {
+    static final String PUSH = "push";
+
+    /** The application's answer to an upgrade request: status, headers, and the endpoint to drive. */
+    public record Accepted(int status, ResponseHeaders headers, PushEndpoint endpoint) {
+    }
+
+    private PushUpgrade() {
+    }
+
+    /** What {@link #start} answers when the handshake could not be made (the caller answers 400). */
+    public static final int NOT_STARTED = -1;
+
+    /**
+     * Starts the push conversation; answers the status that went out (101, or 200 on an HTTP/2
+     * stream, for a WebSocket; {@link PushHead#sseStatus} for an event stream), or
+     * {@link #NOT_STARTED}.
+     */
+    public static int start(Channel channel, ServerState server, NettyRackRequest request, Accepted accepted) {
+        ServerConfig config = server.config;
+        Upgrade protocol = request.upgrade();
+        PushFraming framing = protocol == Upgrade.WEBSOCKET ? PushFraming.WEBSOCKET : PushFraming.SSE;
+        NettyPushConnection connection = new NettyPushConnection(channel, framing, config.maxPushQueue(),
+            config.pushTimeoutMillis());
+        PushSession session = new PushSession(server.workers, accepted.endpoint(), connection,
+            () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)), server.errorLog);
+        PushHandler handler = new PushHandler(connection, session, server);
+        connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
+        channel.config().setAutoRead(false);
+
+        boolean stream = channel instanceof Http2StreamChannel;
+        ChannelFuture handshake = protocol != Upgrade.WEBSOCKET ? sse(channel, request, accepted.status(), accepted.headers())
+            : stream ? websocketOverHttp2(channel, request, accepted.headers(), config)
+            : websocket(channel, request, accepted.headers(), config);
+        if (handshake == null) {
+            return NOT_STARTED;
+        }
+        server.counters.pushOpened(protocol);
+        channel.closeFuture().addListener(f -> server.counters.pushClosed(protocol));
+        ChannelPipeline p = channel.pipeline();
+        PipelineNames.leaveHttp(p);
+        p.addLast(PushHandler.IDLE, PushHandler.idleHandler(connection.idle()));
+        p.addLast(PUSH, handler);
+        handshake.addListener(f -> {
+            if (f.isSuccess()) {
+                session.opened();
+                channel.config().setAutoRead(true);
+            } else {
+                channel.close(); // PushHandler sees it go and queues on_close
+            }
+        });
+        return protocol != Upgrade.WEBSOCKET ? PushHead.sseStatus(accepted.status())
+            : stream ? HttpResponseStatus.OK.code() : HttpResponseStatus.SWITCHING_PROTOCOLS.code();
+    }
+
+    private static WebSocketServerExtension deflate(HttpRequest head, ServerConfig config) {
+        return WebSocketDeflate.negotiate(head.headers().get(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS), config.maxMessageSize());
+    }
+
+    /**
+     * Protocol violations are thrown, not answered, by the decoder and validator: PushHandler
+     * sends the close frame without dropping the connection under a client still sending.
+     */
+    private static WebSocketDecoderConfig decoderConfig(WebSocketServerExtension deflate, ServerConfig config) {
+        return WebSocketDecoderConfig.newBuilder()
+            .maxFramePayloadLength(deflate == null ? config.maxMessageSize()
+                : WebSocketDeflate.maxCompressedFrame(config.maxMessageSize()))
+            .allowExtensions(deflate != null)
+            .closeOnProtocolViolation(false)
+            .build();
+    }
+
+    private static ChannelFuture websocket(Channel channel, NettyRackRequest request, ResponseHeaders app,
+                                           ServerConfig config) {
+        HttpRequest head = request.head();
+        WebSocketServerExtension deflate = deflate(head, config);
+        WebSocketDecoderConfig decoderConfig = decoderConfig(deflate, config);
+        String url = ("https".equals(request.scheme()) ? "wss://" : "ws://") + (head.headers().get(HttpHeaderNames.HOST, "localhost")) + head.uri();
+        FullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
+            Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE);
+        WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(url,
+            PushHead.subprotocol(app), decoderConfig).newHandshaker(full);
+        if (handshaker == null) {
+            return null; // Upgrade.of only lets version 13 through
+        }
+        HttpHeaders out = nettyHeaders(PushHead.webSocket(app));
+        if (deflate != null) {
+            out.set(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS, WebSocketDeflate.responseHeader(deflate));
+        }
+        ChannelFuture done;
+        try {
+            done = handshaker.handshake(channel, full, out, channel.newPromise());
+        } catch (RuntimeException invalid) {
+            return null;
+        }
+        ChannelPipeline p = channel.pipeline();
+        // The 101 has passed the pipeline already. Move the frame encoder ahead of the decoder,
+        // so the deflate encoder added below compresses frames before they become bytes.
+        p.remove("wsencoder");
+        p.addBefore("wsdecoder", "wsencoder", new WebSocket13FrameEncoder(false));
+        addMessageHandlers(p, deflate, config);
+        return done;
+    }
+
+    /**
+     * RFC 8441: the extended CONNECT is answered 200 (HEADERS without END_STREAM, carrying the
+     * application's headers, the subprotocol it chose among the client's and any
+     * permessage-deflate agreement; no key, no accept), then the stream's DATA carries the
+     * frames ({@code Http2StreamBytes}), paced by the stream's flow-control windows.
+     */
+    private static ChannelFuture websocketOverHttp2(Channel channel, NettyRackRequest request, ResponseHeaders app,
+                                                    ServerConfig config) {
+        HttpRequest head = request.head();
+        WebSocketServerExtension deflate = deflate(head, config);
+        HttpHeaders out = nettyHeaders(PushHead.webSocket(app));
+        out.remove(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL);
+        String chosen = PushHead.subprotocol(app);
+        if (chosen != null && offered(head.headers().getAll(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL), chosen.trim())) {
+            out.set(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL, chosen.trim());
+        }
+        if (deflate != null) {
+            out.set(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS, WebSocketDeflate.responseHeader(deflate));
+        }
+        ChannelFuture done = channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out));
+        ChannelPipeline p = channel.pipeline();
+        Http2StreamBytes.replaceStreamCodec(p);
+        p.remove(PipelineNames.DATE);
+        p.addAfter(PipelineNames.H2_BYTES, "wsencoder", new WebSocket13FrameEncoder(false));
+        p.addAfter("wsencoder", "wsdecoder", new WebSocket13FrameDecoder(decoderConfig(deflate, config)));
+        addMessageHandlers(p, deflate, config);
+        return done;
+    }
+
+    private static boolean offered(java.util.List<String> fields, String subprotocol) {
+        for (String field : fields) {
+            for (String offer : field.split(",")) {
+                if (offer.trim().equals(subprotocol)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** After the frame decoder: [deflate] → UTF-8 validator → aggregator. */
+    private static void addMessageHandlers(ChannelPipeline p, WebSocketServerExtension deflate, ServerConfig config) {
+        String last = "wsdecoder";
+        if (deflate != null) {
+            p.addAfter(last, "wsdeflate-decoder", deflate.newExtensionDecoder());
+            p.addAfter("wsdeflate-decoder", "wsdeflate-encoder", deflate.newExtensionEncoder());
+            last = "wsdeflate-encoder";
+        }
+        p.addAfter(last, "wsutf8", new Utf8FrameValidator(false));
+        p.addAfter("wsutf8", "wsaggregator", new WebSocketFrameAggregator(config.maxMessageSize()));
+    }
+
+    /** The event stream's head, then its body as chunks (HTTP/1.1) or up to the close (HTTP/1.0). */
+    private static ChannelFuture sse(Channel channel, NettyRackRequest request, int status, ResponseHeaders app) {
+        HttpHeaders out = nettyHeaders(PushHead.sse(app));
+        if (request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+            out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+        } else {
+            out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        }
+        HttpResponseStatus code = HttpResponseStatus.valueOf(PushHead.sseStatus(status));
+        return channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, code, out));
+    }
+
+    private static HttpHeaders nettyHeaders(ResponseHeaders fields) {
+        HttpHeaders out = DefaultHttpHeadersFactory.headersFactory().withValidation(false).newHeaders();
+        for (int i = 0; i < fields.size(); i++) {
+            out.add(fields.name(i), fields.value(i));
+        }
+        return out;
+    }
+}
