@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpResponseEncoder;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.netty.tls.TlsListener;
 import org.nettyrack.netty.http1.DateHeader;
+import org.nettyrack.netty.exchange.BodyCollector;
 import org.nettyrack.netty.exchange.RackDispatcher;
 import org.nettyrack.netty.http1.ExpectContinue;
 import org.nettyrack.netty.http1.RequestGuard;
@@ -120,6 +121,7 @@ public final class HttpPipeline extends ChannelInitializer<Channel> {
             p.addLast(PipelineNames.H2C_UPGRADE, Http2Support.upgradeHandler(server));
         }
         p.addLast(PipelineNames.CONTINUE, new ExpectContinue(config.maxBodySize()));
+        p.addLast(PipelineNames.BODY, new BodyCollector(server, null));
         p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server));
     }
 }

@@ -215,7 +215,7 @@ public final class NettyServer {
         if (current == null) {
             throw new IllegalStateException("not started");
         }
-        return current.counters.snapshot(lifecycle, current.channels.size(), current.activeRequests.get(), pool.load(),
+        return current.counters.snapshot(lifecycle, current.channels.size(), current.activeRequests(), pool.load(),
             pubsub == null ? null : pubsub.state());
     }
 
@@ -280,10 +280,10 @@ public final class NettyServer {
         // A closed channel leaves the group when its close future completes, and Netty runs
         // its channelInactive (where a push connection stops counting) in a task after that:
         // so the wait is for the count too, not only for the group to empty.
-        while ((!state.channels.isEmpty() || state.activeRequests.get() > 0) && System.nanoTime() < deadline) {
+        while ((!state.channels.isEmpty() || state.activeRequests() > 0) && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        boolean finished = state.activeRequests.get() == 0;
+        boolean finished = state.activeRequests() == 0;
         state.channels.close().await(1, TimeUnit.SECONDS);
         // At least a moment even past the deadline: the connections just closed have their
         // on_close callbacks queued, and those run exactly once, however a connection ended.

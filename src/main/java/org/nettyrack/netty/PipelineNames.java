@@ -22,6 +22,8 @@ public final class PipelineNames {
     public static final String GUARD = "guard";
     public static final String H2C_UPGRADE = "h2c-upgrade";
     public static final String CONTINUE = "continue";
+    /** The {@code BodyCollector}, just before the dispatcher. */
+    public static final String BODY = "body";
     public static final String DISPATCHER = "dispatcher";
     /** An HTTP/2 connection's ({@code Http2Support.configure}), after TLS or the timeouts' place. */
     public static final String H2_FLUSH = "h2-flush";
@@ -35,12 +37,12 @@ public final class PipelineNames {
     public static final String H2_BYTES = "h2-bytes";
     public static final String H2_REQUEST = "h2-request";
     /** What only an HTTP conversation needs: removed when the connection switches to push. */
-    private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, H2C_UPGRADE, CONTINUE, DISPATCHER};
+    private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, H2C_UPGRADE, CONTINUE, BODY, DISPATCHER};
 
     public static final String HIJACKED = "hijacked";
 
     /**
-     * Removes the handlers only HTTP needs (timeouts, guard, h2c upgrade, expect-continue, dispatcher),
+     * Removes the handlers only HTTP needs (timeouts, guard, h2c upgrade, expect-continue, body collector, dispatcher),
      * leaving the codec for the push conversation: an SSE stream keeps it, a WebSocket
      * handshake replaces it.
      */

@@ -29,7 +29,7 @@ public final class ServerState {
     final ConnectionLimit connections;
     /** {@code --public}: files answered before the application; null without it. */
     public final PublicFiles publicFiles;
-    public final AtomicInteger activeRequests = new AtomicInteger();
+    private final AtomicInteger activeRequests = new AtomicInteger();
     public final ServerCounters counters = new ServerCounters();
     public volatile boolean draining;
 
@@ -52,6 +52,16 @@ public final class ServerState {
         this.errorLog = config.errorLog();
         this.connections = new ConnectionLimit(config.connectionCap());
         this.publicFiles = publicFiles;
+    }
+
+    /** Counts a request as in progress until the returned token is released. */
+    public ActiveRequest activeRequest() {
+        return new ActiveRequest(activeRequests);
+    }
+
+    /** Requests (and upgraded connections) in progress: a graceful stop waits for none. */
+    public int activeRequests() {
+        return activeRequests.get();
     }
 
     /**

@@ -173,7 +173,7 @@ final class Warmup {
         clock.execute(new Runnable() {
             @Override
             public void run() {
-                if (state.activeRequests.get() > 0 && System.nanoTime() < deadline) {
+                if (state.activeRequests() > 0 && System.nanoTime() < deadline) {
                     clock.schedule(this, 10, TimeUnit.MILLISECONDS);
                     return;
                 }

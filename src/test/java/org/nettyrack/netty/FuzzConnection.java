@@ -53,7 +53,7 @@ final class FuzzConnection {
         .maxUriLength(256).maxHeaderSize(1024).maxHeaders(16).maxBodySize(1024).bodyBufferSize(64)
         .errorLog(errorLog).accessLog(OutputStream.nullOutputStream()).build();
     private final EmbeddedChannel channel;
-    /** Request heads as the decoder produced them, and as they reached the dispatcher. */
+    /** Request heads as the decoder produced them, and as they reached the exchange (body collector, then dispatcher). */
     private final List<HttpRequest> decoded = new ArrayList<>();
     private final List<HttpRequest> dispatched = new ArrayList<>();
     /** Whether the server may close without a Connection: close response (timeouts, half-close). */
@@ -64,7 +64,7 @@ final class FuzzConnection {
         channel.config().setAllocator(alloc);
         channel.freezeTime();
         channel.pipeline().addAfter("decoder", "fuzz-decoded", new Probe(decoded, false));
-        channel.pipeline().addBefore("dispatcher", "fuzz-dispatched", new Probe(dispatched, true));
+        channel.pipeline().addBefore("body", "fuzz-dispatched", new Probe(dispatched, true));
     }
 
     /** Plays {@code input} and returns the invariants it broke. */
@@ -252,7 +252,7 @@ final class FuzzConnection {
 
     /**
      * A pass-through handler that notes the request heads going by; the one before the
-     * dispatcher also reports exceptions from the handlers upstream.
+     * body collector also reports exceptions from the handlers upstream.
      */
     private final class Probe extends ChannelInboundHandlerAdapter {
         private final List<HttpRequest> heads;

@@ -12,7 +12,7 @@ package org.nettyrack.netty;
  * invariant. Once a fix lands, drop its {@code true} here.
  */
 enum Invariant {
-    NO_EXCEPTION("no exception escapes the pipeline, and none reaches the dispatcher"),
+    NO_EXCEPTION("no exception escapes the pipeline, and none reaches the exchange"),
     NO_INTERNAL_ERROR("the server reports no internal error"),
     NO_LEAK("every buffer is released (counted per input, and Netty's PARANOID leak detector)"),
     NOT_STUCK("the connection is open and reading, or closed; closed once the client half-closes"),

@@ -39,15 +39,15 @@ class NettyServerStopTest {
     void stopWaitsForACountStillSettlingAfterTheConnectionsLeft() throws Exception {
         NettyServer server = start(10_000);
         ServerState state = server.state();
-        state.activeRequests.incrementAndGet(); // a push connection whose channelInactive has not run yet
-        later.schedule(() -> state.activeRequests.decrementAndGet(), 300, TimeUnit.MILLISECONDS);
+        ActiveRequest push = state.activeRequest(); // a push connection whose channelInactive has not run yet
+        later.schedule(push::release, 300, TimeUnit.MILLISECONDS);
         assertTrue(server.stop(), "finished: the count reached zero within the shutdown timeout");
     }
 
     @Test
     void aCountThatNeverSettlesIsReportedOnceTheShutdownTimeoutIsOver() throws Exception {
         NettyServer server = start(300);
-        server.state().activeRequests.incrementAndGet(); // a request still running in the application
+        server.state().activeRequest(); // a request still running in the application, never released
         assertFalse(server.stop());
     }
 }

@@ -14,7 +14,7 @@ import org.nettyrack.core.push.RecordingEndpoint;
 /** The counters the dispatcher and the push upgrade feed, as the real pipeline serves. */
 class StatsCountingTest {
     private static ServerStats stats(PipelineHarness h) {
-        return h.state.counters.snapshot(new Lifecycle(), h.state.channels.size(), h.state.activeRequests.get(),
+        return h.state.counters.snapshot(new Lifecycle(), h.state.channels.size(), h.state.activeRequests(),
             new WorkerPool.Load(0, 0, 1, 0), null);
     }
 

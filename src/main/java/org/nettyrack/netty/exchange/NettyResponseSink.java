@@ -6,7 +6,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
@@ -18,6 +17,8 @@ import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.nettyrack.core.ResponseHeaders;
@@ -43,9 +44,10 @@ import org.nettyrack.netty.push.PushUpgrade;
  * nothing of it has left (on an HTTP/2 stream the codec makes it a HEADERS frame with
  * {@code :status 103} and no END_STREAM).
  *
- * <p>The sink knows nothing of who made it: {@link #done()} completes on the event loop once
- * the last write completed (or failed), or once the application accepted an upgrade, which
- * {@link #upgrade()} then holds for the dispatcher to hand on to {@link PushUpgrade}.
+ * <p>The sink knows nothing of who made it: {@link #done()} completes on the event loop with
+ * the exchange's {@link ResponseOutcome}: responded once the last write completed (or
+ * failed), upgraded once the application accepted an upgrade (for the dispatcher to hand on
+ * to {@link PushUpgrade}), hijacked once the connection is the application's.
  */
 public final class NettyResponseSink implements ResponseSink {
     private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
@@ -53,11 +55,9 @@ public final class NettyResponseSink implements ResponseSink {
     private final Channel channel;
     private final NettyRackRequest request;
     private final ServerState server;
-    private final ChannelPromise done;
+    private final Promise<ResponseOutcome> done;
     private final WriteBackpressure backpressure;
     private volatile boolean committed;
-    private volatile PushUpgrade.Accepted upgrade;
-    private volatile boolean hijacked;
     private boolean finished;
     private HttpResponse pendingHead;
     private boolean bodyAllowed;
@@ -70,7 +70,7 @@ public final class NettyResponseSink implements ResponseSink {
         this.channel = channel;
         this.request = request;
         this.server = server;
-        this.done = channel.newPromise();
+        this.done = channel.eventLoop().newPromise();
         this.backpressure = new WriteBackpressure(channel, server.config.writeTimeoutMillis());
     }
 
@@ -87,27 +87,9 @@ public final class NettyResponseSink implements ResponseSink {
         return request;
     }
 
-    /** Completes, on the event loop, when the response has been written or the connection switched to push. */
-    ChannelFuture done() {
+    /** Completes, on the event loop, with how the exchange ended. */
+    Future<ResponseOutcome> done() {
         return done;
-    }
-
-    /** The upgrade the application accepted instead of answering, or null. */
-    PushUpgrade.Accepted upgrade() {
-        return upgrade;
-    }
-
-    /** Whether the application took the connection ({@link #hijack}): the dispatcher lets go of it. */
-    boolean hijacked() {
-        return hijacked;
-    }
-
-    int status() {
-        return status;
-    }
-
-    long bytesSent() {
-        return bytesSent;
     }
 
     @Override
@@ -260,9 +242,8 @@ public final class NettyResponseSink implements ResponseSink {
         committed = true;
         finished = true;
         pendingHead = null;
-        this.status = request.upgrade() == Upgrade.WEBSOCKET ? 101 : status;
-        upgrade = new PushUpgrade.Accepted(status, headers, endpoint);
-        channel.eventLoop().execute(() -> done.trySuccess());
+        ResponseOutcome upgraded = new ResponseOutcome.Upgraded(new PushUpgrade.Accepted(status, headers, endpoint));
+        channel.eventLoop().execute(() -> done.trySuccess(upgraded));
     }
 
     /**
@@ -278,9 +259,8 @@ public final class NettyResponseSink implements ResponseSink {
         committed = true;
         finished = true;
         pendingHead = null;
-        hijacked = true;
-        this.status = headers == null ? 0 : status;
-        return new NettyHijack(channel, status, headers, server.config.keepAliveTimeoutMillis(), () -> done.trySuccess());
+        ResponseOutcome hijacked = new ResponseOutcome.Hijacked(headers == null ? 0 : status);
+        return new NettyHijack(channel, status, headers, server.config.keepAliveTimeoutMillis(), () -> done.trySuccess(hijacked));
     }
 
     void wakeWriter() {
@@ -315,6 +295,6 @@ public final class NettyResponseSink implements ResponseSink {
         if (truncated || !keepAlive) {
             last.addListener(ChannelFutureListener.CLOSE);
         }
-        last.addListener(f -> done.trySuccess());
+        last.addListener(f -> done.trySuccess(new ResponseOutcome.Responded(status, bytesSent)));
     }
 }

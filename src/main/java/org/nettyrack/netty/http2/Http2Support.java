@@ -18,6 +18,7 @@ import org.nettyrack.core.ServerConfig;
 import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.PipelineNames;
 import org.nettyrack.netty.ServerState;
+import org.nettyrack.netty.exchange.BodyCollector;
 import org.nettyrack.netty.exchange.RackDispatcher;
 import org.nettyrack.netty.http1.ExpectContinue;
 import org.nettyrack.netty.http1.RequestGuard;
@@ -48,7 +49,7 @@ public final class Http2Support {
     static final String PROTOCOL = "HTTP/2";
     /** What only HTTP/1.1 needs: gone once a connection speaks h2. */
     private static final String[] HTTP1_ONLY = {PipelineNames.TIMEOUTS, PipelineNames.DECODER, PipelineNames.ENCODER,
-        PipelineNames.DATE, PipelineNames.GUARD, PipelineNames.CONTINUE, PipelineNames.DISPATCHER};
+        PipelineNames.DATE, PipelineNames.GUARD, PipelineNames.CONTINUE, PipelineNames.BODY, PipelineNames.DISPATCHER};
 
     private Http2Support() {
     }
@@ -140,7 +141,8 @@ public final class Http2Support {
         p.addLast(PipelineNames.H2_REQUEST, Http2Request.INSTANCE);
         p.addLast(PipelineNames.GUARD, new RequestGuard(server.config.maxHeaders()));
         p.addLast(PipelineNames.CONTINUE, new ExpectContinue(server.config.maxBodySize()));
-        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server, PROTOCOL));
+        p.addLast(PipelineNames.BODY, new BodyCollector(server, PROTOCOL));
+        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server));
     }
 
     private static void removeHttp1(ChannelPipeline p) {

@@ -16,12 +16,12 @@ import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.push.IdlePolicy;
 import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.netty.ConnectionEvent;
+import org.nettyrack.netty.ActiveRequest;
 import org.nettyrack.netty.ServerState;
 
 /**
@@ -43,15 +43,16 @@ final class PushHandler extends ChannelDuplexHandler {
 
     private final NettyPushConnection connection;
     private final PushSession session;
-    private final AtomicInteger openConnections;
+    private final ActiveRequest active;
     private final int maxMessageSize;
     private final ErrorLog errorLog;
     private final IdlePolicy idle;
 
-    PushHandler(NettyPushConnection connection, PushSession session, ServerState server) {
+    /** active: the upgraded request's place in the server's count, released when the connection has ended. */
+    PushHandler(NettyPushConnection connection, PushSession session, ServerState server, ActiveRequest active) {
         this.connection = connection;
         this.session = session;
-        this.openConnections = server.activeRequests;
+        this.active = active;
         this.maxMessageSize = server.config.maxMessageSize();
         this.errorLog = server.errorLog;
         this.idle = connection.idle();
@@ -142,7 +143,7 @@ final class PushHandler extends ChannelDuplexHandler {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         if (connection.ended()) {
-            openConnections.decrementAndGet();
+            active.release();
             session.closed();
         }
         super.channelInactive(ctx);

@@ -30,6 +30,7 @@ import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.Upgrade;
+import org.nettyrack.netty.ActiveRequest;
 import org.nettyrack.netty.PipelineNames;
 import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.exchange.NettyRackRequest;
@@ -67,9 +68,11 @@ public final class PushUpgrade {
     /**
      * Starts the push conversation; answers the status that went out (101, or 200 on an HTTP/2
      * stream, for a WebSocket; {@link PushHead#sseStatus} for an event stream), or
-     * {@link #NOT_STARTED}.
+     * {@link #NOT_STARTED}. active: the request's place in the server's count, which the push
+     * handler releases when the connection ends (the caller releases it when not started).
      */
-    public static int start(Channel channel, ServerState server, NettyRackRequest request, Accepted accepted) {
+    public static int start(Channel channel, ServerState server, NettyRackRequest request, Accepted accepted,
+                            ActiveRequest active) {
         ServerConfig config = server.config;
         Upgrade protocol = request.upgrade();
         PushFraming framing = protocol == Upgrade.WEBSOCKET ? PushFraming.WEBSOCKET : PushFraming.SSE;
@@ -77,7 +80,7 @@ public final class PushUpgrade {
             config.pushTimeoutMillis());
         PushSession session = new PushSession(server.workers, accepted.endpoint(), connection,
             () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)), server.errorLog);
-        PushHandler handler = new PushHandler(connection, session, server);
+        PushHandler handler = new PushHandler(connection, session, server, active);
         connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
         channel.config().setAutoRead(false);
 

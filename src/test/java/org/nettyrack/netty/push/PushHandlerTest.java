@@ -53,15 +53,13 @@ class PushHandlerTest {
     private final ByteArrayOutputStream errors = new ByteArrayOutputStream();
     private final ServerState server = new ServerState(
         ServerConfig.builder().maxMessageSize(LIMIT).errorLog(errors).build(), null, DIRECT);
-    private final AtomicInteger openConnections = server.activeRequests;
     private NettyPushConnection connection;
 
     private EmbeddedChannel pipeline(PushFraming framing, Workers workers) {
-        openConnections.set(1);
         connection = new NettyPushConnection(channel, framing, 1024 * 1024, 40_000);
         PushSession session = new PushSession(workers, endpoint, connection,
             () -> channel.config().setAutoRead(true), server.errorLog);
-        PushHandler handler = new PushHandler(connection, session, server);
+        PushHandler handler = new PushHandler(connection, session, server, server.activeRequest());
         connection.attach(session, () -> { });
         channel.pipeline().addLast("push", handler);
         return channel;
@@ -110,7 +108,7 @@ class PushHandlerTest {
         assertEquals(4000, closeCode());
         assertFalse(channel.isOpen());
         assertEquals(List.of("close"), endpoint.events);
-        assertEquals(0, openConnections.get());
+        assertEquals(0, server.activeRequests());
         channel.close();
         assertEquals(List.of("close"), endpoint.events);
     }

@@ -68,8 +68,8 @@ class TlsPipelineTest {
         assertNotNull(server.pipeline().get(PipelineNames.DISPATCHER));
         assertNull(server.pipeline().get(PipelineNames.ALPN));
         assertEquals(java.util.List.of("ssl", PipelineNames.TIMEOUTS, PipelineNames.DECODER, PipelineNames.ENCODER,
-            PipelineNames.DATE, PipelineNames.GUARD, PipelineNames.CONTINUE, PipelineNames.DISPATCHER),
-            server.pipeline().names().subList(0, 8));
+            PipelineNames.DATE, PipelineNames.GUARD, PipelineNames.CONTINUE, PipelineNames.BODY, PipelineNames.DISPATCHER),
+            server.pipeline().names().subList(0, 9));
 
         client.writeOutbound(Unpooled.copiedBuffer("GET /secret HTTP/1.1\r\nhost: x\r\n\r\n", StandardCharsets.US_ASCII));
         String response = shuttle(client);

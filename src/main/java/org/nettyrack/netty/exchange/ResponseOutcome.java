@@ -1,0 +1,20 @@
+package org.nettyrack.netty.exchange;
+
+import org.nettyrack.netty.push.PushUpgrade;
+
+/**
+ * How a request's exchange ended, as {@link NettyResponseSink#done()} reports it to the
+ * {@link RackDispatcher} on the event loop: an answer was written, the application accepted
+ * an upgrade (which the dispatcher hands to {@link PushUpgrade} or refuses), or it hijacked
+ * the connection.
+ */
+public sealed interface ResponseOutcome {
+    /** The last byte of an answer was written (or the write failed); status and body bytes for the access log. */
+    record Responded(int status, long bytesSent) implements ResponseOutcome { }
+
+    /** The application accepted a WebSocket or SSE upgrade instead of answering. */
+    record Upgraded(PushUpgrade.Accepted accepted) implements ResponseOutcome { }
+
+    /** The connection is the application's ({@code rack.hijack}); status 0 when it writes its own head. */
+    record Hijacked(int status) implements ResponseOutcome { }
+}
