@@ -274,17 +274,7 @@ public final class NettyServer {
         listeners.close();
         state.draining = true; // from here on isRunning() is false: nothing accepts any more
         lifecycle.enter(Lifecycle.Phase.DRAINING);
-        state.channels.forEach(ch -> ch.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN));
-        // Connections close themselves: idle ones after the drain grace, busy ones after an
-        // answer with connection: close, push ones after on_shutdown and their close.
-        // A closed channel leaves the group when its close future completes, and Netty runs
-        // its channelInactive (where a push connection stops counting) in a task after that:
-        // so the wait is for the count too, not only for the group to empty.
-        while ((!state.channels.isEmpty() || state.activeRequests() > 0) && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        boolean finished = state.activeRequests() == 0;
-        state.channels.close().await(1, TimeUnit.SECONDS);
+        boolean finished = state.drain(deadline);
         // At least a moment even past the deadline: the connections just closed have their
         // on_close callbacks queued, and those run exactly once, however a connection ended.
         pool.shutdown(Math.max(CLOSE_CALLBACK_GRACE_MILLIS, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));

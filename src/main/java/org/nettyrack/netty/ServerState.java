@@ -3,6 +3,7 @@ package org.nettyrack.netty;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.nettyrack.core.AccessLog;
@@ -62,6 +63,26 @@ public final class ServerState {
     /** Requests (and upgraded connections) in progress: a graceful stop waits for none. */
     public int activeRequests() {
         return activeRequests.get();
+    }
+
+    /**
+     * Tells every connection to close once idle and waits, until deadlineNanos at most, for
+     * them to close and for the requests and push connections they counted to end; then
+     * closes what is left. Connections close themselves: idle ones after the drain grace, busy
+     * ones after an answer with connection: close, push ones after on_shutdown and their close.
+     * A closed channel leaves the group when its close future completes, and Netty runs its
+     * channelInactive (where a push connection releases its {@link ActiveRequest}) in a task
+     * after that: so the wait is for the count too, not only for the group to empty. Answers
+     * whether nothing was in progress any more when the wait ended.
+     */
+    boolean drain(long deadlineNanos) throws InterruptedException {
+        channels.forEach(ch -> ch.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN));
+        while ((!channels.isEmpty() || activeRequests() > 0) && System.nanoTime() < deadlineNanos) {
+            Thread.sleep(10);
+        }
+        boolean finished = activeRequests() == 0;
+        channels.close().await(1, TimeUnit.SECONDS);
+        return finished;
     }
 
     /**
