@@ -7,6 +7,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import org.nettyrack.core.ResponseCycle;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
 import org.nettyrack.core.push.PushEndpoint;
@@ -33,11 +34,7 @@ final class ServletResponseSink implements ResponseSink {
     private PushEndpoint acceptedEndpoint;
     private int status;
     private ResponseHeaders headers;
-    private long declaredLength = -1;
-    private long bytesSent;
-    private boolean bodyAllowed;
-    private boolean committed;
-    private boolean finished;
+    private final ResponseCycle cycle = new ResponseCycle();
     private boolean aborted;
     private OutputStream out;
 
@@ -54,11 +51,11 @@ final class ServletResponseSink implements ResponseSink {
     @Override
     public void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length) {
         start(status, headers, length);
-        committed = true;
-        finished = true;
+        boolean withBody = cycle.bodyAllowed() && length > 0;
+        cycle.whole(withBody ? length : 0);
         try {
             apply();
-            if (bodyAllowed && length > 0) {
+            if (withBody) {
                 response.getOutputStream().write(body, offset, length);
             }
         } catch (IOException e) {
@@ -73,18 +70,18 @@ final class ServletResponseSink implements ResponseSink {
 
     @Override
     public void write(byte[] bytes, int offset, int length) throws IOException {
-        if (!bodyAllowed || length == 0) {
+        if (!cycle.bodyAllowed() || length == 0) {
             return;
         }
         OutputStream stream = commit();
-        bytesSent += length;
+        cycle.sent(length);
         stream.write(bytes, offset, length);
         stream.flush();
     }
 
     @Override
     public void sendFile(Path file, long offset, long length) throws IOException {
-        if (!bodyAllowed || length == 0) {
+        if (!cycle.bodyAllowed() || length == 0) {
             return;
         }
         OutputStream stream = commit();
@@ -98,7 +95,7 @@ final class ServletResponseSink implements ResponseSink {
                     throw new IOException("file " + file + " ended before " + end + " bytes");
                 }
                 position += n;
-                bytesSent += n;
+                cycle.sent(n);
             }
         }
         stream.flush();
@@ -106,23 +103,22 @@ final class ServletResponseSink implements ResponseSink {
 
     @Override
     public void end() {
-        if (finished) {
+        if (!cycle.finish()) {
             return;
         }
-        finished = true;
         try {
             commit();
         } catch (IOException e) {
             aborted = true;
         }
-        if (bodyAllowed && declaredLength >= 0 && bytesSent != declaredLength) {
+        if (cycle.truncated()) {
             aborted = true;
         }
     }
 
     @Override
     public void abort() {
-        finished = true;
+        cycle.finish();
         aborted = true;
     }
 
@@ -132,14 +128,7 @@ final class ServletResponseSink implements ResponseSink {
      */
     @Override
     public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) {
-        if (upgrade == Upgrade.NONE) {
-            throw new IllegalStateException("the request asked for no upgrade");
-        }
-        if (committed) {
-            throw new IllegalStateException("response already started");
-        }
-        committed = true;
-        finished = true;
+        cycle.upgrade(upgrade);
         acceptedStatus = status;
         acceptedHeaders = headers;
         acceptedEndpoint = endpoint;
@@ -162,28 +151,24 @@ final class ServletResponseSink implements ResponseSink {
 
     @Override
     public boolean committed() {
-        return committed;
+        return cycle.committed();
     }
 
     @Override
     public boolean finished() {
-        return finished;
+        return cycle.finished();
     }
 
     private void start(int status, ResponseHeaders headers, long contentLength) {
-        if (committed) {
-            throw new IllegalStateException("response already started");
-        }
+        cycle.start(!ResponseSink.bodiless(status) && !head);
         this.status = status;
         this.headers = headers;
-        declaredLength = headers.contains("content-length") ? headers.contentLength() : contentLength;
-        bodyAllowed = !ResponseSink.bodiless(status) && !head;
+        cycle.declare(headers.contains("content-length") ? headers.contentLength() : contentLength);
     }
 
     /** Sends the head {@link #begin} recorded: from here on the response cannot be replaced. */
     private OutputStream commit() throws IOException {
-        if (!committed) {
-            committed = true;
+        if (cycle.commit()) {
             apply();
         }
         if (out == null) {
@@ -195,8 +180,8 @@ final class ServletResponseSink implements ResponseSink {
     private void apply() throws IOException {
         response.setStatus(status);
         ServletHeaders.copy(response, status, headers);
-        if (!ResponseSink.bodiless(status) && declaredLength >= 0) {
-            response.setContentLengthLong(declaredLength);
+        if (!ResponseSink.bodiless(status) && cycle.declaredLength() >= 0) {
+            response.setContentLengthLong(cycle.declaredLength());
         }
     }
 }

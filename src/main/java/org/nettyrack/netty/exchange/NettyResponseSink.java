@@ -21,10 +21,10 @@ import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.nettyrack.core.ResponseCycle;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
 import org.nettyrack.core.push.PushEndpoint;
-import org.nettyrack.core.push.Upgrade;
 import org.nettyrack.netty.PipelineNames;
 import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.files.FileBodies;
@@ -57,13 +57,9 @@ public final class NettyResponseSink implements ResponseSink {
     private final ServerState server;
     private final Promise<ResponseOutcome> done;
     private final WriteBackpressure backpressure;
-    private volatile boolean committed;
-    private boolean finished;
+    private final ResponseCycle cycle = new ResponseCycle();
     private HttpResponse pendingHead;
-    private boolean bodyAllowed;
     private boolean keepAlive;
-    private long declaredLength = -1;
-    private long bytesSent;
     private int status;
 
     NettyResponseSink(Channel channel, NettyRackRequest request, ServerState server) {
@@ -76,8 +72,7 @@ public final class NettyResponseSink implements ResponseSink {
 
     /** The worker queue was full: 503 without running the application. */
     void unavailable() {
-        committed = true;
-        finished = true;
+        cycle.whole(0);
         status = HttpResponseStatus.SERVICE_UNAVAILABLE.code();
         keepAlive = connectionStays();
         finish(channel.writeAndFlush(ErrorResponses.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, !keepAlive, request.isHead())), false);
@@ -94,26 +89,25 @@ public final class NettyResponseSink implements ResponseSink {
 
     @Override
     public boolean committed() {
-        return committed;
+        return cycle.committed();
     }
 
     @Override
     public boolean finished() {
-        return finished;
+        return cycle.finished();
     }
 
     @Override
     public void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length) {
         Http1Framing framing = start(status, headers);
         ByteBuf content = Unpooled.EMPTY_BUFFER;
-        if (bodyAllowed && length > 0) {
+        boolean withBody = cycle.bodyAllowed() && length > 0;
+        if (withBody) {
             content = channel.alloc().buffer(length).writeBytes(body, offset, length);
-            bytesSent = length;
         }
         HttpHeaders out = framing.whole(length);
         keepAlive = framing.keepAlive();
-        committed = true;
-        finished = true;
+        cycle.whole(withBody ? length : 0);
         finish(channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
             content, out, EmptyHttpHeaders.INSTANCE)), false);
     }
@@ -127,15 +121,12 @@ public final class NettyResponseSink implements ResponseSink {
      */
     public boolean respondEncoded(int status, ByteBuf response, int bodyLength) {
         ChannelHandlerContext encoder = channel.pipeline().context(PipelineNames.ENCODER);
-        if (committed || encoder == null || !connectionStays() || !http11()) {
+        if (cycle.committed() || encoder == null || !connectionStays() || !http11()) {
             return false;
         }
         this.status = status;
-        bodyAllowed = true;
         keepAlive = true;
-        bytesSent = bodyLength;
-        committed = true;
-        finished = true;
+        cycle.whole(bodyLength);
         finish(encoder.writeAndFlush(response), false);
         return true;
     }
@@ -143,7 +134,7 @@ public final class NettyResponseSink implements ResponseSink {
     @Override
     public void begin(int status, ResponseHeaders headers, long contentLength) {
         Http1Framing framing = start(status, headers);
-        declaredLength = framing.streamed(contentLength);
+        cycle.declare(framing.streamed(contentLength));
         keepAlive = framing.keepAlive();
         pendingHead = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), framing.settled());
     }
@@ -151,7 +142,7 @@ public final class NettyResponseSink implements ResponseSink {
     /** Sends the head {@link #begin} recorded: from here on the response cannot be replaced. */
     private void commit() {
         if (pendingHead != null) {
-            committed = true;
+            cycle.commit();
             channel.write(pendingHead);
             pendingHead = null;
         }
@@ -159,26 +150,26 @@ public final class NettyResponseSink implements ResponseSink {
 
     @Override
     public void write(byte[] bytes, int offset, int length) throws IOException {
-        if (!bodyAllowed || length == 0) {
+        if (!cycle.bodyAllowed() || length == 0) {
             return;
         }
         commit();
         backpressure.await();
         ByteBuf buf = channel.alloc().buffer(length).writeBytes(bytes, offset, length);
-        bytesSent += length;
+        cycle.sent(length);
         channel.writeAndFlush(new DefaultHttpContent(buf));
     }
 
     @Override
     public void sendFile(Path file, long offset, long length) throws IOException {
-        if (!bodyAllowed || length == 0) {
+        if (!cycle.bodyAllowed() || length == 0) {
             return;
         }
         commit();
         if (!channel.eventLoop().inEventLoop()) {
             backpressure.await(); // the region itself holds no heap: on the event loop there is no one to wait for
         }
-        bytesSent += length;
+        cycle.sent(length);
         FileBodies.write(channel, file, offset, length);
     }
 
@@ -189,7 +180,7 @@ public final class NettyResponseSink implements ResponseSink {
 
     @Override
     public boolean acceptsEarlyHints() {
-        return server.config.earlyHints() && !committed && pendingHead == null && http11();
+        return server.config.earlyHints() && !cycle.committed() && pendingHead == null && http11();
     }
 
     /** A 103 before the final response (RFC 8297); nothing once the response has begun. */
@@ -209,21 +200,18 @@ public final class NettyResponseSink implements ResponseSink {
 
     @Override
     public void end() {
-        if (finished) {
+        if (!cycle.finish()) {
             return;
         }
-        finished = true;
         commit();
-        boolean truncated = bodyAllowed && declaredLength >= 0 && bytesSent != declaredLength;
-        finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), truncated);
+        finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), cycle.truncated());
     }
 
     @Override
     public void abort() {
-        if (finished) {
+        if (!cycle.finish()) {
             return;
         }
-        finished = true;
         finish(channel.close(), true);
     }
 
@@ -233,14 +221,7 @@ public final class NettyResponseSink implements ResponseSink {
      */
     @Override
     public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) {
-        if (request.upgrade() == Upgrade.NONE) {
-            throw new IllegalStateException("the request asked for no upgrade");
-        }
-        if (committed) {
-            throw new IllegalStateException("response already started");
-        }
-        committed = true;
-        finished = true;
+        cycle.upgrade(request.upgrade());
         pendingHead = null;
         ResponseOutcome upgraded = new ResponseOutcome.Upgraded(new PushUpgrade.Accepted(status, headers, endpoint));
         channel.eventLoop().execute(() -> done.trySuccess(upgraded));
@@ -253,11 +234,7 @@ public final class NettyResponseSink implements ResponseSink {
      */
     @Override
     public org.nettyrack.core.Hijack hijack(int status, ResponseHeaders headers) {
-        if (committed) {
-            throw new IllegalStateException("response already started");
-        }
-        committed = true;
-        finished = true;
+        cycle.handOver();
         pendingHead = null;
         ResponseOutcome hijacked = new ResponseOutcome.Hijacked(headers == null ? 0 : status);
         return new NettyHijack(channel, status, headers, server.config.keepAliveTimeoutMillis(), () -> done.trySuccess(hijacked));
@@ -269,13 +246,11 @@ public final class NettyResponseSink implements ResponseSink {
 
     /** Decides the framing of the response the application gives; an error response replaces a head that never left. */
     private Http1Framing start(int status, ResponseHeaders headers) {
-        if (committed) {
-            throw new IllegalStateException("response already started");
-        }
+        cycle.requireNotStarted();
         pendingHead = null;
         this.status = status;
         Http1Framing framing = new Http1Framing(http11(), request.isHead(), connectionStays(), status, headers);
-        bodyAllowed = framing.bodyAllowed();
+        cycle.start(framing.bodyAllowed());
         return framing;
     }
 
@@ -295,6 +270,6 @@ public final class NettyResponseSink implements ResponseSink {
         if (truncated || !keepAlive) {
             last.addListener(ChannelFutureListener.CLOSE);
         }
-        last.addListener(f -> done.trySuccess(new ResponseOutcome.Responded(status, bytesSent)));
+        last.addListener(f -> done.trySuccess(new ResponseOutcome.Responded(status, cycle.bytesSent())));
     }
 }
