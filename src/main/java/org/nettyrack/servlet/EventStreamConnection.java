@@ -9,9 +9,10 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.nettyrack.core.push.IdlePolicy;
+import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushConnection;
+import org.nettyrack.core.push.PushLifecycle;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.SendBacklog;
 import org.nettyrack.core.push.SseEvent;
@@ -19,7 +20,8 @@ import org.nettyrack.core.push.Upgrade;
 
 /**
  * The core's {@link PushConnection} on an async servlet response: one Server-Sent Events
- * stream. The response never blocks a thread: writes queue here and go out through the
+ * stream, the container's side of the core's {@link PushLifecycle}, which says whether a
+ * write, a keep-alive or the end may go out; this class only moves bytes. The response never blocks a thread: writes queue here and go out through the
  * container's non-blocking output ({@link WriteListener}) whenever it is ready: app write →
  * {@link SendBacklog#admit} (past {@code max-push-queue}: refused, the queue dropped, the
  * stream ended) → queue → {@code isReady}/{@code write}/{@code flush}, from the writing thread
@@ -34,17 +36,15 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
     private final AsyncContext async;
     private final ServletOutputStream out;
     private final PushConnections pushes;
-    private final SendBacklog backlog;
+    private final PushLifecycle lifecycle;
     private final IdlePolicy idle;
     private final IdleTimer timer;
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
-    private final AtomicBoolean ended = new AtomicBoolean();
     private PushSession session;
-    private boolean started; // guarded by this, as are the five below
+    private boolean started; // guarded by this, as are the four below
     private boolean waiting;
     private boolean unflushed;
     private boolean keepAliveDue;
-    private boolean closing;
     private boolean completed;
 
     EventStreamConnection(AsyncContext async, ServletOutputStream out, PushConnections pushes, long maxQueue,
@@ -52,8 +52,8 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
         this.async = async;
         this.out = out;
         this.pushes = pushes;
-        this.backlog = new SendBacklog(maxQueue);
-        this.idle = new IdlePolicy(Upgrade.SSE, timeoutMillis);
+        this.lifecycle = new PushLifecycle(Upgrade.SSE, maxQueue, timeoutMillis);
+        this.idle = lifecycle.idle();
         this.timer = new IdleTimer(pushes.timer, idle, this);
     }
 
@@ -69,15 +69,17 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
     @Override
     public boolean send(byte[] data, boolean text) {
         synchronized (this) {
-            if (closing || ended.get()) {
-                return false;
+            switch (lifecycle.admit(data.length, waiting)) {
+                case NOT_OPEN -> {
+                    return false;
+                }
+                case OVER_LIMIT -> {
+                    queue.clear();
+                    giveUpLater();
+                    return false;
+                }
+                case ACCEPTED -> queue.add(data);
             }
-            if (!backlog.admit(data.length, waiting)) {
-                queue.clear();
-                end();
-                return false;
-            }
-            queue.add(data);
         }
         pump();
         return true;
@@ -86,17 +88,16 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
     @Override
     public void close() {
         synchronized (this) {
-            if (closing) {
+            if (!lifecycle.close(PushClose.DONE)) {
                 return;
             }
-            end();
+            giveUpLater();
         }
         pump();
     }
 
-    /** Stops taking writes; the stream completes once the queue is out, or after the close wait. */
-    private void end() {
-        closing = true;
+    /** Closing: the stream completes once the queue is out, or after the close wait. */
+    private void giveUpLater() {
         try {
             pushes.timer.schedule(this::giveUp, idle.closeWaitMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException stopping) {
@@ -113,7 +114,7 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
     @Override
     public void keepAlive() {
         synchronized (this) {
-            if (closing || waiting || !queue.isEmpty()) {
+            if (!lifecycle.isOpen() || waiting || !queue.isEmpty()) {
                 return; // a stream with data on its way is not idle
             }
             keepAliveDue = true;
@@ -160,14 +161,14 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
                     timer.wrote();
                     if (keepAliveDue) {
                         keepAliveDue = false;
-                    } else if (backlog.written(next.length) && !closing) {
+                    } else if (lifecycle.written(next.length)) {
                         session.drained();
                     }
                 } else if (unflushed) {
                     unflushed = false;
                     out.flush();
                 } else {
-                    if (closing) {
+                    if (!lifecycle.isOpen()) {
                         complete();
                     }
                     return;
@@ -201,12 +202,11 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
 
     /** The stream ended, however it ended: runs once. */
     private void gone() {
-        if (!ended.compareAndSet(false, true)) {
+        if (!lifecycle.ended()) {
             return;
         }
         timer.stop();
         synchronized (this) {
-            closing = true;
             queue.clear();
             complete();
         }
@@ -231,7 +231,7 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
      */
     @Override
     public void onTimeout(AsyncEvent event) {
-        if (!ended.get()) {
+        if (lifecycle.state() != PushLifecycle.State.ENDED) {
             session.shutdown();
         }
         gone();
@@ -247,13 +247,13 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
     }
 
     @Override
-    public synchronized boolean isOpen() {
-        return !closing && !ended.get();
+    public boolean isOpen() {
+        return lifecycle.isOpen();
     }
 
     @Override
     public int pending() {
-        return isOpen() ? backlog.writes() : -1;
+        return lifecycle.pending();
     }
 
     @Override

@@ -11,18 +11,21 @@ import java.util.ArrayDeque;
 import org.nettyrack.core.push.IdlePolicy;
 import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushConnection;
+import org.nettyrack.core.push.PushLifecycle;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.SendBacklog;
 import org.nettyrack.core.push.Upgrade;
 
 /**
- * The core's {@link PushConnection} on a Jakarta WebSocket {@link Session}. Containers allow
+ * The core's {@link PushConnection} on a Jakarta WebSocket {@link Session}: the container's
+ * side of the core's {@link PushLifecycle}, which says whether a write, a ping or the close
+ * may go out; this class only queues and sends. Containers allow
  * one async send in flight per connection (Tomcat throws otherwise), so writes queue here and
  * each send's completion starts the next: app write → {@link SendBacklog#admit} (past
  * {@code max-push-queue}: refused, queue dropped, closed 1008) → queue → {@code sendText} /
  * {@code sendBinary} → completion → {@link SendBacklog#written} ({@code on_drained} when due) →
  * the next. A close waits for the send in flight, then sends its close frame. Idle time is
- * the core's {@link IdlePolicy}, run by an {@link IdleTimer}: a ping after a quiet or silent
+ * the lifecycle's {@link IdlePolicy}, run by an {@link IdleTimer}: a ping after a quiet or silent
  * timeout, a close with 1001 for a client silent through a ping and another timeout; the
  * container's own idle timeout stays behind as a last resort (three timeouts).
  */
@@ -33,23 +36,20 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
     }
 
     private final Session session;
-    private final SendBacklog backlog;
+    private final PushLifecycle lifecycle;
     private final IdlePolicy idle;
     private final IdleTimer timer;
     private final PushConnections pushes;
     private final ArrayDeque<Frame> queue = new ArrayDeque<>();
     private final SendHandler sent = this::sent;
     private PushSession callbacks;
-    private Frame inFlight; // guarded by this, as are the three below
-    private PushClose closing;
-    private boolean closeSent;
-    private volatile boolean ended;
+    private Frame inFlight; // guarded by this, as is the queue
 
     WebSocketConnection(Session session, PushConnections pushes, long maxPushQueue, long timeoutMillis) {
         this.session = session;
         this.pushes = pushes;
-        this.backlog = new SendBacklog(maxPushQueue);
-        this.idle = new IdlePolicy(Upgrade.WEBSOCKET, timeoutMillis);
+        this.lifecycle = new PushLifecycle(Upgrade.WEBSOCKET, maxPushQueue, timeoutMillis);
+        this.idle = lifecycle.idle();
         this.timer = new IdleTimer(pushes.timer, idle, this);
     }
 
@@ -69,7 +69,7 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
 
     /** The container reported the connection closed. */
     void ended() {
-        ended = true;
+        lifecycle.ended();
         timer.stop();
     }
 
@@ -80,7 +80,7 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
     @Override
     public void keepAlive() {
         synchronized (this) {
-            if (inFlight != null || closing != null || ended) {
+            if (inFlight != null || !lifecycle.isOpen()) {
                 return;
             }
         }
@@ -89,7 +89,7 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
                 try {
                     session.getAsyncRemote().sendPing(PING.duplicate());
                 } catch (IOException | RuntimeException e) {
-                    ended = true; // the container reports the close
+                    lifecycle.lost(); // the container reports the close
                 }
             });
         } catch (java.util.concurrent.RejectedExecutionException stopping) {
@@ -111,16 +111,18 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
     public boolean send(byte[] data, boolean text) {
         Frame frame = new Frame(data, text);
         synchronized (this) {
-            if (closing != null || ended) {
-                return false;
-            }
-            if (!backlog.admit(data.length, inFlight != null)) {
-                queue.clear();
-                closing = backlog.refusal();
-                if (inFlight == null) {
-                    closeNow();
+            switch (lifecycle.admit(data.length, inFlight != null)) {
+                case NOT_OPEN -> {
+                    return false;
                 }
-                return false;
+                case OVER_LIMIT -> {
+                    queue.clear();
+                    if (inFlight == null) {
+                        closeNow();
+                    }
+                    return false;
+                }
+                case ACCEPTED -> { }
             }
             if (inFlight != null) {
                 queue.add(frame);
@@ -140,10 +142,9 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
     /** Closes with {@code reason} once the send in flight is done; queued writes still go first. */
     void closeWith(PushClose reason) {
         synchronized (this) {
-            if (closing != null) {
+            if (!lifecycle.close(reason)) {
                 return;
             }
-            closing = reason;
             if (inFlight != null) {
                 return; // sent() closes once the queue is empty
             }
@@ -154,13 +155,13 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
     @Override
     public boolean isOpen() {
         synchronized (this) {
-            return closing == null && !ended && session.isOpen();
+            return lifecycle.isOpen() && session.isOpen();
         }
     }
 
     @Override
     public int pending() {
-        return isOpen() ? backlog.writes() : -1;
+        return isOpen() ? lifecycle.pending() : -1;
     }
 
     @Override
@@ -198,14 +199,14 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
         boolean drained;
         boolean close;
         synchronized (this) {
-            drained = backlog.written(inFlight.data().length);
+            drained = lifecycle.written(inFlight.data().length);
             if (!result.isOK()) {
-                ended = true;
+                lifecycle.lost();
                 queue.clear();
             }
             next = queue.poll();
             inFlight = next;
-            close = next == null && closing != null;
+            close = next == null && lifecycle.state() == PushLifecycle.State.CLOSING;
         }
         if (drained && callbacks != null) {
             callbacks.drained();
@@ -220,16 +221,15 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
     private void closeNow() {
         PushClose reason;
         synchronized (this) {
-            if (closeSent || ended) {
+            if (!lifecycle.sendingClose()) {
                 return;
             }
-            closeSent = true;
-            reason = closing;
+            reason = lifecycle.closeReason();
         }
         try {
             session.close(new CloseReason(CloseReason.CloseCodes.getCloseCode(reason.code()), reason.reason()));
         } catch (IOException | RuntimeException e) {
-            ended = true; // the connection is gone already; the container reports the close
+            lifecycle.lost(); // the connection is gone already; the container reports the close
         }
     }
 }

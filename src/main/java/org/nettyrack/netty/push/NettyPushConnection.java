@@ -4,40 +4,38 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.nettyrack.core.push.IdlePolicy;
 import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushConnection;
+import org.nettyrack.core.push.PushLifecycle;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.SendBacklog;
 import org.nettyrack.core.push.Upgrade;
 
 /**
- * One upgraded connection as the application's client sees it, usable from any thread.
- * Writes go to the channel at once (Netty queues them in its outbound buffer), counted by the
- * core's {@link SendBacklog}: a write that would pass the queue limit is refused and the
- * connection closed (1008), and {@code on_drained} is reported when a queue that had backed up
- * behind a slow reader (the channel not writable) is empty again. A lock orders writes against
- * the close, so no message can follow a WebSocket close frame. The timeout and close wait are
- * the core's {@link IdlePolicy}; {@link PushHandler} acts on its timers.
+ * One upgraded connection as the application's client sees it, usable from any thread: the
+ * Netty side of the core's {@link PushLifecycle}, which says whether a write, a keep-alive or
+ * a close may go out; this class only writes to the channel. Writes go to the channel at once
+ * (Netty queues them in its outbound buffer), counted by the lifecycle's {@link SendBacklog}:
+ * a write that would pass the queue limit is refused and the connection closed (1008), and
+ * {@code on_drained} is reported when a queue that had backed up behind a slow reader (the
+ * channel not writable) is empty again. A lock orders writes against the close, so no message
+ * can follow a WebSocket close frame. The timeout and close wait are the lifecycle's
+ * {@link IdlePolicy}; {@link PushHandler} acts on its timers and reports the channel's end.
  *
  * <p>The framing is {@link PushFraming}'s: WebSocket frames or Server-Sent Events.
  */
 final class NettyPushConnection implements PushConnection {
     private final Channel channel;
     private final PushFraming framing;
-    private final SendBacklog backlog;
-    private final IdlePolicy idle;
-    private final AtomicBoolean ended = new AtomicBoolean();
-    private volatile boolean open = true;
+    private final PushLifecycle lifecycle;
     private volatile PushSession session;
     private Runnable timeoutChanged = () -> { };
 
     NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis) {
         this.channel = channel;
         this.framing = framing;
-        this.backlog = new SendBacklog(maxQueue);
-        this.idle = new IdlePolicy(framing.protocol(), timeoutMillis);
+        this.lifecycle = new PushLifecycle(framing.protocol(), maxQueue, timeoutMillis);
     }
 
     void attach(PushSession session, Runnable timeoutChanged) {
@@ -46,7 +44,7 @@ final class NettyPushConnection implements PushConnection {
     }
 
     IdlePolicy idle() {
-        return idle;
+        return lifecycle.idle();
     }
 
     @Override
@@ -58,12 +56,16 @@ final class NettyPushConnection implements PushConnection {
     public boolean send(byte[] data, boolean text) {
         int length = data.length;
         synchronized (this) {
-            if (!open) {
-                return false;
-            }
-            if (!backlog.admit(length, !channel.isWritable())) {
-                closeWith(backlog.refusal());
-                return false;
+            switch (lifecycle.admit(length, !channel.isWritable())) {
+                case NOT_OPEN -> {
+                    return false;
+                }
+                case OVER_LIMIT -> {
+                    PushClose refusal = lifecycle.closeReason();
+                    closing(() -> framing.close(channel, refusal.code(), refusal.reason()));
+                    return false;
+                }
+                case ACCEPTED -> { }
             }
             channel.writeAndFlush(framing.message(data, text)).addListener(f -> written(length));
         }
@@ -71,7 +73,7 @@ final class NettyPushConnection implements PushConnection {
     }
 
     private void written(int length) {
-        if (backlog.written(length) && open) {
+        if (lifecycle.written(length)) {
             session.drained();
         }
     }
@@ -79,7 +81,7 @@ final class NettyPushConnection implements PushConnection {
     /** Writes a keep-alive (ping or comment) unless closing; called on the event loop. */
     void keepAlive() {
         synchronized (this) {
-            if (open) {
+            if (lifecycle.isOpen()) {
                 channel.writeAndFlush(framing.keepAlive());
             }
         }
@@ -95,7 +97,11 @@ final class NettyPushConnection implements PushConnection {
      * the client's close frame, up to {@link IdlePolicy#closeWaitMillis}; an SSE stream just ends.
      */
     void closeWith(PushClose close) {
-        end(() -> framing.close(channel, close.code(), close.reason()));
+        synchronized (this) {
+            if (lifecycle.close(close)) {
+                closing(() -> framing.close(channel, close.code(), close.reason()));
+            }
+        }
     }
 
     /**
@@ -104,31 +110,28 @@ final class NettyPushConnection implements PushConnection {
      * closes, at most for {@link IdlePolicy#closeWaitMillis}.
      */
     void fail(PushClose close) {
-        end(() -> framing.fail(channel, close.code(), close.reason()));
+        synchronized (this) {
+            if (lifecycle.close(close)) {
+                closing(() -> framing.fail(channel, close.code(), close.reason()));
+            }
+        }
     }
 
-    private void end(Runnable lastWrite) {
-        synchronized (this) {
-            if (!open) {
-                return;
-            }
-            open = false;
-            if (!channel.isActive()) {
-                return;
-            }
-            // A task even on the event loop: every write accepted before this one has queued
-            // its own task already (under this lock), so the close goes out after all of them.
-            channel.eventLoop().execute(lastWrite);
+    /** The lifecycle is closing: queues the last write, then the channel's close after the close wait. */
+    private synchronized void closing(Runnable lastWrite) {
+        if (!channel.isActive()) {
+            return;
         }
-        channel.eventLoop().schedule(() -> channel.close(), idle.closeWaitMillis(), TimeUnit.MILLISECONDS);
+        // A task even on the event loop: every write accepted before this one has queued
+        // its own task already (under this lock), so the close goes out after all of them.
+        channel.eventLoop().execute(lastWrite);
+        channel.eventLoop().schedule(() -> channel.close(), closeWaitMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** The peer's close frame arrived: answer it (unless we began) and close the channel. */
     void peerClosed(int code) {
         synchronized (this) {
-            boolean answer = open;
-            open = false;
-            if (answer) {
+            if (lifecycle.peerClosing()) {
                 channel.eventLoop().execute(
                     () -> framing.close(channel, code, "").addListener(ChannelFutureListener.CLOSE));
                 return;
@@ -139,32 +142,31 @@ final class NettyPushConnection implements PushConnection {
 
     /** The channel closed: runs once, whatever closed it. */
     boolean ended() {
-        open = false;
-        return ended.compareAndSet(false, true);
+        return lifecycle.ended();
     }
 
     @Override
     public boolean isOpen() {
-        return open;
+        return lifecycle.isOpen();
     }
 
     @Override
     public int pending() {
-        return open ? backlog.writes() : -1;
+        return lifecycle.pending();
     }
 
     long queuedBytes() {
-        return backlog.bytes();
+        return lifecycle.queuedBytes();
     }
 
     @Override
     public long timeoutMillis() {
-        return idle.timeoutMillis();
+        return lifecycle.idle().timeoutMillis();
     }
 
     @Override
     public void timeoutMillis(long millis) {
-        idle.timeoutMillis(millis);
+        lifecycle.idle().timeoutMillis(millis);
         channel.eventLoop().execute(timeoutChanged);
     }
 
@@ -181,6 +183,6 @@ final class NettyPushConnection implements PushConnection {
 
     /** How long a closing WebSocket waits for the client's close frame before dropping it. */
     long closeWaitMillis() {
-        return idle.closeWaitMillis();
+        return lifecycle.idle().closeWaitMillis();
     }
 }
