@@ -81,12 +81,27 @@ public enum Upgrade {
 
     /** Whether a comma-separated element of any of the values, trimmed, is the token (any case). */
     static boolean hasToken(List<String> values, String token) {
+        return listed(values, token, true);
+    }
+
+    /**
+     * Whether the client offered this WebSocket subprotocol in its {@code Sec-WebSocket-Protocol}
+     * fields: compared exactly, as RFC 6455 (4.1) has subprotocol names case-sensitive, unlike
+     * the tokens of {@code Connection} and {@code Upgrade}.
+     */
+    public static boolean offersSubprotocol(List<String> fields, String subprotocol) {
+        return listed(fields, subprotocol, false);
+    }
+
+    /** Whether a comma-separated list, over one or more fields, holds the token. */
+    private static boolean listed(List<String> values, String token, boolean ignoreCase) {
         for (String value : values) {
             int start = 0;
             while (start <= value.length()) {
                 int comma = value.indexOf(',', start);
                 int end = comma < 0 ? value.length() : comma;
-                if (value.substring(start, end).trim().equalsIgnoreCase(token)) {
+                String item = value.substring(start, end).trim();
+                if (ignoreCase ? item.equalsIgnoreCase(token) : item.equals(token)) {
                     return true;
                 }
                 start = end + 1;

@@ -47,9 +47,8 @@ final class Http2FrameOrder extends ChannelInboundHandlerAdapter {
     private long payloadLeft;
     /** The lowest id the client may open a stream with. */
     private int nextOpen = 1;
-    private boolean failed;
-    private Http2Error violation;
-    private String reason;
+    /** The first frame out of order, once seen: nothing is read after it. */
+    private Violation violation;
 
     /** For a connection whose stream 1 is the HTTP/1.1 request that asked to upgrade, complete. */
     static Http2FrameOrder afterUpgrade() {
@@ -61,7 +60,7 @@ final class Http2FrameOrder extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (failed) {
+        if (violation != null) {
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -74,12 +73,11 @@ final class Http2FrameOrder extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(in);
             return;
         }
-        failed = true;
         if (bad > in.readerIndex()) {
             ctx.fireChannelRead(in.retainedSlice(in.readerIndex(), bad - in.readerIndex()));
         }
         in.release();
-        ctx.fireExceptionCaught(Http2Exception.connectionError(violation, "%s", reason));
+        ctx.fireExceptionCaught(Http2Exception.connectionError(violation.code(), "%s", violation.reason()));
     }
 
     /** The index in buf where a bad frame's header starts, or -1 when all is well. */
@@ -104,7 +102,8 @@ final class Http2FrameOrder extends ChannelInboundHandlerAdapter {
                 if (headerFill == HEADER) {
                     headerFill = 0;
                     payloadLeft = ((header[0] & 0xff) << 16) | ((header[1] & 0xff) << 8) | (header[2] & 0xff);
-                    if (!accept(header[3], header[4], streamId())) {
+                    violation = check(header[3], header[4], streamId());
+                    if (violation != null) {
                         return Math.max(start, buf.readerIndex());
                     }
                 }
@@ -117,30 +116,31 @@ final class Http2FrameOrder extends ChannelInboundHandlerAdapter {
         return ((header[5] & 0x7f) << 24) | ((header[6] & 0xff) << 16) | ((header[7] & 0xff) << 8) | (header[8] & 0xff);
     }
 
-    private boolean accept(byte type, byte flags, int id) {
+    /** The violation a frame with this header commits, or null when it may pass. */
+    private Violation check(byte type, byte flags, int id) {
         if ((type != HEADERS && type != DATA) || id == 0 || (id & 1) == 0) {
-            return true; // control frames, and ids the client may not use at all: Netty's business
+            return null; // control frames, and ids the client may not use at all: Netty's business
         }
         if (ended.contains(id)) {
-            return refuse(Http2Error.STREAM_CLOSED, type == HEADERS ? "HEADERS" : "DATA", id, "after the client ended it");
+            return new Violation(Http2Error.STREAM_CLOSED, (type == HEADERS ? "HEADERS" : "DATA") + " on stream " + id
+                + " after the client ended it");
         }
         if (type == HEADERS) {
             if (id >= nextOpen) {
                 opened(id);
             } else if (wasSkipped(id)) {
-                return refuse(Http2Error.PROTOCOL_ERROR, "HEADERS", id, "opening a stream below " + (nextOpen - 2));
+                return new Violation(Http2Error.PROTOCOL_ERROR, "HEADERS on stream " + id + " opening a stream below "
+                    + (nextOpen - 2));
             }
         }
         if ((flags & END_STREAM) != 0) {
             remember(id);
         }
-        return true;
+        return null;
     }
 
-    private boolean refuse(Http2Error code, String frame, int id, String why) {
-        violation = code;
-        reason = frame + " on stream " + id + " " + why;
-        return false;
+    /** A connection error to answer with GOAWAY: its code and what the client did. */
+    private record Violation(Http2Error code, String reason) {
     }
 
     private void opened(int id) {

@@ -171,7 +171,7 @@ public final class PushUpgrade {
         HttpHeaders out = nettyHeaders(PushHead.webSocket(app));
         out.remove(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL);
         String chosen = PushHead.subprotocol(app);
-        if (chosen != null && offered(head.headers().getAll(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL), chosen.trim())) {
+        if (chosen != null && Upgrade.offersSubprotocol(head.headers().getAll(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL), chosen.trim())) {
             out.set(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL, chosen.trim());
         }
         if (deflate != null) {
@@ -185,17 +185,6 @@ public final class PushUpgrade {
         p.addAfter("wsencoder", "wsdecoder", new WebSocket13FrameDecoder(decoderConfig(deflate, config)));
         addMessageHandlers(p, deflate, config);
         return done;
-    }
-
-    private static boolean offered(java.util.List<String> fields, String subprotocol) {
-        for (String field : fields) {
-            for (String offer : field.split(",")) {
-                if (offer.trim().equals(subprotocol)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     /** After the frame decoder: [deflate] → UTF-8 validator → aggregator. */
