@@ -4,7 +4,7 @@ require "open3"
 
 # How a door frames what the app returns (spec/fixtures/contract_app): an Array body whole with
 # Content-Length, a body that only yields streamed chunked (HTTP/1.1) or until close (HTTP/1.0),
-# a to_path body as the file, HEAD without a body on a connection that stays open.
+# HEAD without a body on a connection that stays open (to_path bodies: file_body_contract.rb).
 RSpec.shared_examples "the response body contract" do
   def reply_to(path, version: "1.1", keep_alive: false)
     close = keep_alive ? "" : "Connection: close\r\n"
@@ -31,12 +31,6 @@ RSpec.shared_examples "the response body contract" do
     expect(head).to start_with("http/1.1 200")
     expect(head).not_to include("transfer-encoding")
     expect(body).to eq("abcd")
-  end
-
-  it "sends a to_path body's file" do
-    head, body = reply_to("/file")
-    expect(head).to start_with("http/1.1 200").and include("content-length: 12")
-    expect(body).to eq("a file body\n")
   end
 
   # Jetty 12 closes the connection after a HEAD whose declared Content-Length no bytes were
