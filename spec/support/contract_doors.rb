@@ -7,7 +7,8 @@ require_relative "war_helpers"
 
 # The doors the Rack contract specs (spec/contract) run against, each serving
 # spec/fixtures/contract_app with the same LIMITS, started once per spec file:
-#   netty   bin/nettyrack with the limits as CLI flags, at the root (SCRIPT_NAME "")
+#   netty   bin/nettyrack with the limits as CLI flags and --sendfile (x-sendfile honoured), at
+#           the root (SCRIPT_NAME "")
 #   jetty   the WAR `nettyrack war` builds from the app (limits in its config/warble.rb), deployed
 #   tomcat  at /shop in embedded Jetty 12 ee10 or Tomcat 11 by org.nettyrack.servlet.ServeWar, the
 #           JUnit tests' own containers (src/test), run on the test class path Maven resolves
@@ -63,7 +64,7 @@ module ContractDoors
     when :netty
       flags = LIMITS.flat_map { |name, value| ["--#{name}", value.to_s] }
       Door.new(:netty, [RbConfig.ruby, NettyrackProcess::BIN, "-b", "tcp://127.0.0.1:0", "-t", "2:4",
-                        "-e", "production", *flags, File.join(APP, "config.ru")])
+                        "-e", "production", "--sendfile", *flags, File.join(APP, "config.ru")])
     when :jetty, :tomcat
       java = File.join(ENV_JAVA["java.home"], "bin", "java")
       Door.new(kind, [java, *WarHelpers::QUICK_JVM, "-Djava.io.tmpdir=#{tmpdir(kind)}", "-cp", classpath,
