@@ -159,6 +159,7 @@ RSpec.shared_examples "the whole Rack contract" do |kind|
   it_behaves_like "the Rack env contract"
   it_behaves_like "the response body contract"
   it_behaves_like "the file body contract"
+  it_behaves_like "the push contract"
   it_behaves_like "the app error contract"
   it_behaves_like "the bad input contract"
 end
