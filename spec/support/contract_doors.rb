@@ -160,6 +160,8 @@ RSpec.shared_examples "the whole Rack contract" do |kind|
   it_behaves_like "the response body contract"
   it_behaves_like "the file body contract"
   it_behaves_like "the push contract"
+  it_behaves_like "the hijack contract"
+  it_behaves_like "the early hints contract"
   it_behaves_like "the app error contract"
   it_behaves_like "the bad input contract"
 end
