@@ -4,16 +4,18 @@ require "base64"
 require "json"
 require "securerandom"
 
+# Defects seen through the contract, by door: the examples they break are pending there (RSpec
+# fails them once they pass, so the mark cannot outlive the defect). Jetty's: Python's and
+# WsClient's WebSockets, also to a handler with on_message only (WarDeploymentTest's echo, which
+# passes under Surefire with Java's client); Tomcat serves the same WAR.
+PUSH_DEFECTS = {
+  jetty: "Jetty door (the WAR in ServeWar's Jetty): a WebSocket gets its 101, then no callback runs and no frame flows",
+}.freeze
+
 # rack.upgrade, iodine's and Agoo's push contract (docs/push.md), through a door: spec/fixtures/
 # contract_app's /push routes (lib/contract_push.rb) journal every callback, read back over
 # HTTP (/push/log). Clients: Python's `websockets` and an aiohttp EventSource reader
 # (spec/support/clients), and WsClient to hold a WebSocket open from Ruby.
-# Product defects seen through the contract, by door: the examples they break are pending there
-# (RSpec then fails them once they pass, so the mark cannot outlive the defect).
-PUSH_DEFECTS = {
-  jetty: "Jetty door (WAR): a rack.upgrade WebSocket gets its 101, but on_open never runs and no message flows",
-}.freeze
-
 RSpec.shared_examples "the push contract" do
   def websocket_defect = PUSH_DEFECTS[@door.kind] && pending(PUSH_DEFECTS[@door.kind])
 
