@@ -4,21 +4,11 @@ require "base64"
 require "json"
 require "securerandom"
 
-# Defects seen through the contract, by door: the examples they break are pending there (RSpec
-# fails them once they pass, so the mark cannot outlive the defect). Jetty's: Python's and
-# WsClient's WebSockets, also to a handler with on_message only (WarDeploymentTest's echo, which
-# passes under Surefire with Java's client); Tomcat serves the same WAR.
-PUSH_DEFECTS = {
-  jetty: "Jetty door (the WAR in ServeWar's Jetty): a WebSocket gets its 101, then no callback runs and no frame flows",
-}.freeze
-
 # rack.upgrade, iodine's and Agoo's push contract (docs/push.md), through a door: spec/fixtures/
 # contract_app's /push routes (lib/contract_push.rb) journal every callback, read back over
 # HTTP (/push/log). Clients: Python's `websockets` and an aiohttp EventSource reader
 # (spec/support/clients), and WsClient to hold a WebSocket open from Ruby.
 RSpec.shared_examples "the push contract" do
-  def websocket_defect = PUSH_DEFECTS[@door.kind] && pending(PUSH_DEFECTS[@door.kind])
-
   def fresh(what) = "#{what}-#{SecureRandom.hex(4)}"
 
   def journal(name) = JSON.parse(get("/push/log?name=#{name}").body)
@@ -48,7 +38,6 @@ RSpec.shared_examples "the push contract" do
 
   describe "WebSocket" do
     it "opens with rack.upgrade? :websocket, echoes text as text and binary as binary, as UTF-8 and binary Strings" do
-      websocket_defect
       name = fresh("echo")
       bytes = "\x00\xFF\x80 binary".b # not UTF-8: written back as a binary message
       report = websocket("name=#{name}", [{ send: { text: "héllo ✓" } }, { send: { binary: Base64.strict_encode64(bytes) } },
@@ -69,7 +58,6 @@ RSpec.shared_examples "the push contract" do
     end
 
     it "closes from the server with 1000 when the app calls close: on_close once, writes no longer taken" do
-      websocket_defect
       name = fresh("server-close")
       report = websocket("name=#{name}", [{ recv: 1 }, { send: { text: "close" } }, { wait_close: true }])
       expect(report["error"]).to be_nil
@@ -80,7 +68,6 @@ RSpec.shared_examples "the push contract" do
     end
 
     it "calls on_close once when the client closes, and echoes the client's close code" do
-      websocket_defect
       name = fresh("client-close")
       report = websocket("name=#{name}", [{ recv: 1 }, { close: { code: 1000, reason: "bye" } }])
       expect(report["error"]).to be_nil
@@ -92,7 +79,6 @@ RSpec.shared_examples "the push contract" do
     end
 
     it "publishes between two clients of one server: a subscriber gets what the other publishes" do
-      websocket_defect
       channel = fresh("room")
       listener = fresh("listener")
       ws = WsClient.open(@door.port, target("/push/ws?name=#{listener}&channel=#{channel}"))
