@@ -14,9 +14,11 @@ import java.time.Duration;
  * What a concern of {@link ServletDoorContract} asks the door with: the URLs of door.ru's web app,
  * deployed once by the contract; the contract's one HTTP client; and a new container of the same
  * kind, for a test that deploys a web app of its own. A concern's class is nested in each
- * container's test (JettyDoorTest, TomcatDoorTest, Tomcat101DoorTest), an instance per test.
+ * container's test (JettyDoorTest, TomcatDoorTest, Tomcat101DoorTest), an instance per test;
+ * the list below is the one {@link ServletDoorContract} holds each container's test to.
  */
-abstract class DoorConcern {
+abstract sealed class DoorConcern permits DoorEnvContract, DoorRequestBodyContract, DoorResponseContract,
+    DoorStaticFilesContract, DoorWebSocketContract, DoorPubSubContract, DoorSseContract, DoorLifecycleContract {
     static final Duration WAIT = Duration.ofSeconds(30);
 
     final HttpClient client;

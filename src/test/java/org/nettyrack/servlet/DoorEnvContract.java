@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * PATH_INFO, the query string, headers as HTTP_*, as Rack::Lint accepts it, with the servlet
  * objects in it; and where the app is called: on the door's workers, the request async meanwhile.
  */
-abstract class DoorEnvContract extends DoorConcern {
+abstract non-sealed class DoorEnvContract extends DoorConcern {
     DoorEnvContract(ServletDoorContract door) {
         super(door);
     }

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * RackServlet under a path with public.root, undeployed and redeployed three times: its pushes get
  * on_shutdown and on_close, a late upgrade gets 503, the runtime stops, no Ruby thread is left.
  */
-abstract class DoorLifecycleContract extends DoorConcern {
+abstract non-sealed class DoorLifecycleContract extends DoorConcern {
     DoorLifecycleContract(ServletDoorContract door) {
         super(door);
     }

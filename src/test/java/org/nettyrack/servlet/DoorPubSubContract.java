@@ -20,7 +20,7 @@ import org.nettyrack.redis.RedisServer;
  * Publish/subscribe among the web app's push clients: between WebSockets, from Nettyrack.publish in
  * a plain request, and through the Redis engine (the pubsub context param) with other processes.
  */
-abstract class DoorPubSubContract extends DoorConcern {
+abstract non-sealed class DoorPubSubContract extends DoorConcern {
     DoorPubSubContract(ServletDoorContract door) {
         super(door);
     }

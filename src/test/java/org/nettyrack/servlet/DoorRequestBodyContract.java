@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * rack.input from a request body: read whole, spooled past body-buffer (1k in door.ru's web
  * app), refused with 413 past max-body-size (64k).
  */
-abstract class DoorRequestBodyContract extends DoorConcern {
+abstract non-sealed class DoorRequestBodyContract extends DoorConcern {
     DoorRequestBodyContract(ServletDoorContract door) {
         super(door);
     }

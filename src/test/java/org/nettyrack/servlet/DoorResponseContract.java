@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * with the length and no body, a streamed body flushed as it yields, and a body that fails: a 500
  * before its first byte, a cut response after it.
  */
-abstract class DoorResponseContract extends DoorConcern {
+abstract non-sealed class DoorResponseContract extends DoorConcern {
     DoorResponseContract(ServletDoorContract door) {
         super(door);
     }

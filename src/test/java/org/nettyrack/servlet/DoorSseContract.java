@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * comments until the client goes (then on_close runs), a client that does not read cut off at
  * max-push-queue, and 406 for a request that does not accept an event stream.
  */
-abstract class DoorSseContract extends DoorConcern {
+abstract non-sealed class DoorSseContract extends DoorConcern {
     DoorSseContract(ServletDoorContract door) {
         super(door);
     }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * What the door's filter leaves to the container: the web app's static files, served by the
  * container's default servlet and not the Rack app; never anything under WEB-INF.
  */
-abstract class DoorStaticFilesContract extends DoorConcern {
+abstract non-sealed class DoorStaticFilesContract extends DoorConcern {
     DoorStaticFilesContract(ServletDoorContract door) {
         super(door);
     }

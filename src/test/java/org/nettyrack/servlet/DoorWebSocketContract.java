@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * client and to Python's websockets, 1008 for a client that does not read past max-push-queue,
  * 1009 past max-message-size, a ping when idle, and 426 for a plain request to a WebSocket route.
  */
-abstract class DoorWebSocketContract extends DoorConcern {
+abstract non-sealed class DoorWebSocketContract extends DoorConcern {
     DoorWebSocketContract(ServletDoorContract door) {
         super(door);
     }
