@@ -4,7 +4,7 @@ require_relative "bind"
 require_relative "coerce"
 require_relative "configuration"
 require_relative "control"
-require_relative "file_settings"
+require_relative "settings"
 
 module Nettyrack
   # Server.new's keywords → one settings layer for Configuration.merge (the top one: an
@@ -17,7 +17,7 @@ module Nettyrack
               **limits)
       files = FileSettings.layer(limits.slice(*FileSettings::NAMES))
       limits = limits.except(*FileSettings::NAMES)
-      unknown = limits.keys - LIMIT_NAMES
+      unknown = limits.keys - Settings::BUILDER_NAMES
       raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
 
       ops = operations_layer(access_log_format, control_url, control_token)
@@ -35,7 +35,7 @@ module Nettyrack
       layer = { binds: listeners }
       layer[:threads] = Coerce.threads(threads) if threads
       flags.each { |name, value| layer[name] = flag_setting(name, value) unless value.nil? }
-      limits.each { |name, value| layer[name] = LIMITS_BY_NAME.fetch(name).coerce(value) }
+      limits.each { |name, value| layer[name] = Settings.fetch(name).read(value) }
       layer
     end
 
