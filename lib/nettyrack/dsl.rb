@@ -16,6 +16,9 @@ module Nettyrack
   #   max_body_size "20m"
   #
   # A method this file does not define is an error naming the file and line.
+  #
+  # Flow: nettyrack -C FILE (Launcher, Ctl) → here (methods made from the SETTINGS rows) → a layer →
+  #   Configuration.merge.
   class DSL
     def self.load(path)
       dsl = new(path)

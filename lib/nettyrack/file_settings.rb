@@ -15,6 +15,9 @@ module Nettyrack
   #   sendfile             honour x-sendfile response headers, announce HTTP_X_SENDFILE_TYPE
   #                        (on whenever public_dir is)
   #   early_hints          env["rack.early_hints"] sends 103 responses (default true)
+  #
+  # Flow: SETTINGS rows → CLI / config file / -O / Server.new → Configuration → here (.fill) →
+  #   FileOptions (Java).
   module FileSettings
     ROWS = [
       Setting.new(:public_dir, nil, ->(value) { FileSettings.public_dir(value) }, group: :files, flags: ["--public DIR"],

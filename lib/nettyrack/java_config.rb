@@ -8,8 +8,9 @@ require_relative "settings"
 module Nettyrack
   # The one place Ruby settings become an org.nettyrack.core.ServerConfig (Configuration → here
   # → Java): the keywords of Configuration#server_options (plus an access-log stream) go into
-  # ServerConfig.builder, by the builder methods the Settings::BUILDER rows name. Java's build() checks the ranges; its message, or a
-  # value too large for a Java int, comes back as a ConfigError.
+  # ServerConfig.builder, by the builder methods the Settings::BUILDER rows name. Java's build()
+  # checks the ranges; its message, or a value too large for a Java int, comes back as a
+  # ConfigError.
   module JavaConfig
     module_function
 

@@ -17,6 +17,8 @@ module Nettyrack
   #   restart_timeout  seconds a hot restart's new process has to serve, or it is given up
   #   restart_nice     how much lower in priority (nice) a hot restart's new process boots and
   #                    warms up than this one serves at; 0: the same
+  #
+  # Flow: SETTINGS rows → CLI / config file → Configuration → Lifetime, Warmup, HotRestart, Pidfile.
   module RestartSettings
     ROWS = [
       Setting.new(:pidfile, nil, ->(value) { RestartSettings.pidfile(value) }, group: :restarts, flags: ["--pidfile FILE"],

@@ -22,6 +22,9 @@ module Nettyrack
   # ServerConfig; the app goes into a RackBridge, and both into a NettyServer, which owns the
   # sockets, event loops and worker threads (and the control endpoint's listener, when
   # control_url is given). Nothing is bound until #start.
+  #
+  # Flow: Launcher (Lifetime), RackHandler, HostedApp's door or specs → here → ServerKeywords →
+  #   Configuration → JavaConfig → NettyServer (Java).
   class Server
     attr_reader :configuration, :pubsub, :control_token
 
