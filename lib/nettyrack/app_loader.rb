@@ -7,6 +7,8 @@ module Nettyrack
   # Rack 3 the app), except that on JRuby a .ru file is parsed as a file, not eval'd
   # (see .compiled). Loads Rack on first use. Every way this can fail becomes a BootError of
   # one line: no such file, Rack missing, a syntax error, an exception while loading.
+  #
+  # Flow: Launcher / HostedApp → here (config.ru → the app) → Server.new(app) or the servlet door.
   module AppLoader
     module_function
 

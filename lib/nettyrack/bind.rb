@@ -9,6 +9,9 @@ module Nettyrack
   # the URI's query ("ssl://0.0.0.0:9443?cert=server.pem&key=server.key",
   # "unix:///run/app.sock?mode=0660"), String keys and values, each key known for its scheme.
   # JavaConfig hands it to ServerConfig.Bind; the transport gives the params their meaning.
+  #
+  # Flow: CLI --bind / config file bind, port / Server.new binds → Coerce.bind → here → JavaConfig →
+  #   ServerConfig.Bind (Java).
   Bind = Struct.new(:scheme, :host, :port, :path, :params) do
     def self.tcp(host, port) = new("tcp", host.to_s, port, nil, {}.freeze)
 

@@ -17,6 +17,8 @@ module Nettyrack
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, memory profile small (512 MB container)) listening on ...
   #
   # With a control endpoint, a second line says where (Control.boot_line); #lines gives both.
+  #
+  # Flow: a started server (Lifetime, RackHandler) → here → stdout.
   module BootLine
     # What to print once the server listens. quiet leaves out everything but a control line
     # with a made-up token: nothing else could tell that token.

@@ -9,6 +9,9 @@ module Nettyrack
   # Integer counts, Numeric seconds, [min, max] threads, Bind listeners. Strings and Ruby
   # values are both accepted. A value that does not fit raises ConfigError saying what would;
   # the caller puts the flag, variable or file:line in front.
+  #
+  # Flow: CLI / config file / $PORT / rackup -O / Server.new → Setting#read → here → a settings
+  #   layer → Configuration.
   module Coerce
     module_function
 

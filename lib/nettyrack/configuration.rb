@@ -2,12 +2,11 @@
 
 require "etc"
 require_relative "coerce"
-require_relative "file_settings"
-require_relative "limits"
-require_relative "restart_settings"
+require_relative "settings"
 
 module Nettyrack
-  # The settings one server runs with, and the one place their defaults live.
+  # The settings one server runs with: CLI / config file (DSL) / $PORT / Server.new keywords →
+  # layers → here (merged over DEFAULTS) → JavaConfig → ServerConfig (Java) → Server.
   #
   # Settings arrive in layers, each a Hash of values Coerce has already read (CLI#settings,
   # DSL.load, .env_layer, .port_layer, Server.new's keywords). .merge lays them over DEFAULTS,
@@ -18,56 +17,15 @@ module Nettyrack
   # Two keys merge specially: :binds (a layer naming any listener replaces the listeners of
   # the layers below it) and :threads ([nil, max] keeps the minimum below it, capped at max).
   class Configuration
-    KIB = 1024
-    MIB = 1024 * KIB
+    KIB = Settings::KIB
+    MIB = Settings::MIB
 
-    DEFAULTS = {
-      host: "0.0.0.0",            # where -p, `port` and $PORT listen
-      port: 9292,                 # used when no layer names a listener
-      threads: nil,               # computed: [cores, max(4, 2 x cores)], see .default_threads
-      environment: "development", # RACK_ENV; development shows exception details in 500 bodies
-      rackup: "config.ru",
-      directory: nil,             # chdir here before loading the rackup file
-      quiet: false,
-      access_log: nil,            # nil: none; :stdout, or a file path
-      proxy_protocol: false,      # true: every connection opens with a PROXY v1/v2 header
-      http2: true,                # cleartext ports speak h2c too (prior knowledge, Upgrade: h2c)
-      access_log_format: "common", # or "json" (AccessLogFormat in Java)
-      control_url: nil,           # [host, port] or unix Bind of the control endpoint; nil: none
-      control_token: nil,         # its token; nil: made up at boot; :none: no token asked for
-      max_body_size: 100 * MIB,
-      max_header_size: 16 * KIB,
-      max_uri_length: 8 * KIB,
-      max_headers: 100,
-      max_chunk_extensions: 16 * KIB, # beyond a chunked body's data; a quarter per chunk
-      max_concurrent_streams: 100, # HTTP/2 streams open at once on one connection
-      http2_initial_window: 65_535, # HTTP/2 stream flow-control window (RFC 9113's default)
-      http2_max_resets: 200,      # RST_STREAM per window (CVE-2023-44487, CVE-2025-8671)
-      http2_reset_window: 30,     # seconds
-      body_buffer: 128 * KIB,
-      header_timeout: 30,         # seconds, as are the other timeouts
-      body_timeout: 30,           # after the head; extended by 1 s per body_min_rate bytes received
-      body_min_rate: 1 * KIB,     # bytes per second
-      keep_alive_timeout: 20,
-      write_timeout: 60,
-      shutdown_timeout: 30,
-      queue_size: 1024,
-      max_connections: 0,         # 0: the process's open-file limit less 1024
-      io_threads: 0,              # 0: one per core
-      worker_nice: 10,            # Linux nice of the Netty door's workers (ThreadNice); 0: off
-      file_cache: 1,              # seconds a --public path's lookup and file facts are reused
-      file_cache_entries: 1024,   # paths file_cache keeps (each at most 16 KiB of bytes per file)
-      max_message_size: 1 * MIB,  # WebSocket message received, fragments joined
-      max_push_queue: 1 * MIB,    # bytes waiting for one slow WebSocket/SSE client
-      push_timeout: 40,           # ping / keep-alive comment after this idle time
-      control_timeout: 5,         # /thread-backtraces waits this long for a worker
-      pubsub: nil,                # nil: in-process; a redis:// URL: through Redis (PubSub.setting)
-      **FileSettings::DEFAULTS,   # public_dir, sendfile, early_hints... (see FileSettings)
-      **RestartSettings::DEFAULTS # pidfile, warmup, restart_timeout... (see RestartSettings)
-    }.freeze
+    # Every setting's default, from its SETTINGS row (settings.rb), the one place defaults are
+    # written. threads is nil there: .merge computes it from the cores (.default_threads).
+    DEFAULTS = Settings::DEFAULTS
 
     def self.merge(*layers, cores: Etc.nprocessors)
-      below = DEFAULTS.merge(threads: default_threads(cores), binds: nil)
+      below = DEFAULTS.merge(threads: default_threads(cores))
       new(layers.reduce(below) { |merged, layer| lay(merged, layer) })
     end
 
@@ -156,8 +114,9 @@ module Nettyrack
     def http2? = @settings[:http2]
     def development? = environment == "development"
 
+    # The values ServerConfig.Builder takes one by one (the limits and tuning rows).
     def limits
-      @settings.slice(*LIMIT_NAMES)
+      @settings.slice(*Settings::BUILDER_NAMES)
     end
 
     # The keywords JavaConfig.build and Server.new take (less the access log, an open stream).

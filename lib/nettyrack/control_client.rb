@@ -12,6 +12,8 @@ module Nettyrack
   #
   #   ControlClient.new(["127.0.0.1", 9293], "s3cret").call(:get, "/stats")  # => "{\"uptime\":...}"
   #   ControlClient.new(Bind.parse("unix:///run/app/ctl.sock"), "s3cret")    # over a unix socket
+  #
+  # Flow: nettyrack ctl (Ctl) → here → the control endpoint of a running server → stdout.
   class ControlClient
     class Failure < Error; end
 

@@ -19,6 +19,9 @@ module Nettyrack
   # restart failed: "restarted: pid 4242 replaced by pid 4310". Trouble is one line on stderr
   # and status 1.
   # Pure Ruby: no jars, no JVM-heavy work, so it starts fast.
+  #
+  # Flow: bin/nettyrack ctl → here (flags, ENV, config file via DSL) → ControlClient / RestartWait →
+  #   exit status.
   class Ctl
     COMMANDS = { "stats" => [:get, "/stats"], "thread-backtraces" => [:get, "/thread-backtraces"],
                  "stop" => [:post, "/stop"], "restart" => [:post, "/restart"] }.freeze

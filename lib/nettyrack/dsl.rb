@@ -3,11 +3,7 @@
 require "uri"
 require_relative "coerce"
 require_relative "configuration"
-require_relative "control"
-require_relative "file_settings"
-require_relative "limits"
-require_relative "pubsub"
-require_relative "restart_settings"
+require_relative "settings"
 
 module Nettyrack
   # A config file (nettyrack -C FILE): Ruby that calls the methods below, read into a settings
@@ -20,6 +16,9 @@ module Nettyrack
   #   max_body_size "20m"
   #
   # A method this file does not define is an error naming the file and line.
+  #
+  # Flow: nettyrack -C FILE (Launcher, Ctl) → here (methods made from the SETTINGS rows) → a layer →
+  #   Configuration.merge.
   class DSL
     def self.load(path)
       dsl = new(path)
@@ -52,7 +51,7 @@ module Nettyrack
     #   port 3000
     #   port 3000, "127.0.0.1"
     def port(number, host = Configuration::DEFAULTS[:host])
-      add_bind(Bind.tcp(host, Coerce.port(number)))
+      lay(:binds, Bind.tcp(host, Coerce.port(number)))
     end
 
     # Listen on a tcp://, ssl:// or unix:// URI; a unix socket takes mode (octal, applied after
@@ -62,7 +61,7 @@ module Nettyrack
     #   bind "ssl://0.0.0.0:9443?cert=/etc/app/fullchain.pem&key=/etc/app/privkey.pem"
     #   bind "unix:///run/app/app.sock?mode=0660"
     def bind(uri)
-      add_bind(Coerce.bind(uri))
+      lay(:binds, Coerce.bind(uri))
     end
 
     # Puma's spelling of an ssl:// bind: host, port and the bind's params as a Hash (keystore_pass
@@ -74,63 +73,14 @@ module Nettyrack
     def ssl_bind(host, port, options = {}, **keywords)
       params = options.merge(keywords).to_h { |name, value| [name.to_s.tr("_", "-").sub("verify-mode", "verify_mode"), value.to_s] }
       address = host.to_s.include?(":") ? "[#{host}]" : host
-      add_bind(Coerce.bind("ssl://#{address}:#{port}?#{URI.encode_www_form(params)}"))
+      lay(:binds, Coerce.bind("ssl://#{address}:#{port}?#{URI.encode_www_form(params)}"))
     end
 
     # Worker threads running the app: a minimum kept alive and a maximum, or just the maximum.
     #   threads 4, 32
     #   threads 16
     def threads(min, max = nil)
-      set(:threads, max.nil? ? Coerce.threads_pair(nil, min) : Coerce.threads_pair(min, max))
-    end
-
-    # RACK_ENV; "development" puts exception details in 500 bodies.
-    #   environment ENV.fetch("RACK_ENV", "production")
-    def environment(name)
-      set(:environment, name.to_s)
-    end
-
-    # The rackup file to load (relative to `directory`, when that is set).
-    #   rackup "config/app.ru"
-    def rackup(path)
-      set(:rackup, path.to_s)
-    end
-
-    # Change to this directory before loading the rackup file.
-    #   directory "/srv/app/current"
-    def directory(path)
-      set(:directory, path.to_s)
-    end
-
-    # Print nothing on boot and shutdown.
-    #   quiet
-    #   quiet false
-    def quiet(flag = true)
-      set(:quiet, Coerce.boolean(flag))
-    end
-
-    # One line per request: to stdout, to a file (appended), or nowhere.
-    #   access_log
-    #   access_log "log/access.log"
-    #   access_log false
-    def access_log(path = :stdout)
-      set(:access_log, path == false || path.nil? ? nil : path)
-    end
-
-    # Behind a load balancer that opens every connection with a PROXY protocol header (v1 or
-    # v2, e.g. haproxy's send-proxy, nginx's proxy_protocol on, AWS NLB): REMOTE_ADDR becomes
-    # the client address it names. A connection without a valid header is then closed.
-    #   proxy_protocol
-    #   proxy_protocol false
-    def proxy_protocol(flag = true)
-      set(:proxy_protocol, Coerce.boolean(flag))
-    end
-
-    # HTTP/2 on cleartext ports (h2c, by prior knowledge or Upgrade: h2c) besides HTTP/1.1: on
-    # unless turned off. A proxy in front that speaks h2c to its backends can use it.
-    #   http2 false
-    def http2(flag = true)
-      set(:http2, Coerce.boolean(flag))
+      lay(:threads, max.nil? ? Coerce.threads_pair(nil, min) : Coerce.threads_pair(min, max))
     end
 
     # Static files answered before the app, on the I/O threads (GET and HEAD; anything else,
@@ -138,41 +88,8 @@ module Nettyrack
     #   public_dir "public"
     #   public_cache_control "/assets/", "public, max-age=31536000, immutable"
     #   public_dotfiles             # serve .well-known/ and the like too
-    def public_dir(dir)
-      set(:public_dir, FileSettings.public_dir(dir))
-    end
-
     def public_cache_control(prefix, value)
-      set(:public_cache_control, [*@layer[:public_cache_control], FileSettings.cache_rule([prefix, value])])
-    end
-
-    def public_dotfiles(flag = true)
-      set(:public_dotfiles, Coerce.boolean(flag))
-    end
-
-    # Honour x-sendfile response headers (Rack::Sendfile); on whenever public_dir is.
-    #   sendfile
-    def sendfile(flag = true)
-      set(:sendfile, Coerce.boolean(flag))
-    end
-
-    # env["rack.early_hints"] sends 103 responses (on by default; some old proxies mishandle 1xx).
-    #   early_hints false
-    def early_hints(flag = true)
-      set(:early_hints, Coerce.boolean(flag))
-    end
-
-    # The access log's lines: "common" (Rack::CommonLogger's, the default) or "json".
-    #   access_log_format :json
-    def access_log_format(format)
-      set(:access_log_format, Coerce.access_log_format(format))
-    end
-
-    # The file that names the serving process (written once it serves; a hot restart's new
-    # process writes its own before the old one drains).
-    #   pidfile "tmp/pids/server.pid"
-    def pidfile(path)
-      set(:pidfile, RestartSettings.pidfile(path))
+      lay(:public_cache_control, FileSettings.cache_rule([prefix, value]))
     end
 
     # Requests run through the app before the server accepts connections, so the JIT has
@@ -192,55 +109,13 @@ module Nettyrack
         builder.instance_eval(&block)
         raise ConfigError, "the warmup block names no requests" if builder.requests.empty?
 
-        return set(:warmup, builder.requests)
+        return lay(:warmup, builder.requests)
       end
-      set(:warmup, RestartSettings.warmup(file))
+      lay(:warmup, RestartSettings.warmup(file))
     end
 
-    def warmup_time(seconds)
-      set(:warmup_time, RestartSettings.warmup_time(seconds))
-    end
-
-    def warmup_requests(count)
-      set(:warmup_requests, Coerce.count(count))
-    end
-
-    # Seconds a hot restart's new process has to boot, warm up and serve before it is given up;
-    # how much lower in priority (nice) it boots and warms up, so that this one serves first.
-    #   restart_timeout 300
-    #   restart_nice 10
-    def restart_timeout(seconds)
-      set(:restart_timeout, RestartSettings.restart_timeout(seconds))
-    end
-
-    def restart_nice(nice)
-      set(:restart_nice, RestartSettings.restart_nice(nice))
-    end
-
-    # The control endpoint (GET /stats, GET /thread-backtraces, POST /stop, POST /restart,
-    # GET /ready, GET /health), for nettyrack ctl and probes.
-    # Keep it on a loopback or private address, or a unix socket. Without control_token, a
-    # random token is made up and printed at boot.
-    #   control_url "tcp://127.0.0.1:9293"
-    #   control_url "unix:///run/app/ctl.sock?mode=0600"
-    def control_url(url)
-      set(:control_url, Control.url(url))
-    end
-
-    # The token control requests must carry (?token= or Authorization: Bearer).
-    #   control_token ENV.fetch("NETTYRACK_CONTROL_TOKEN")
-    def control_token(token)
-      set(:control_token, Control.token_setting(token))
-    end
-
-    # Ask control requests for no token at all.
-    #   no_control_token
-    def no_control_token
-      set(:control_token, :none)
-    end
-
-    # Puma's spelling of the three above, for config files moving over from Puma (its options
-    # hash in braces works too).
+    # Puma's spelling of control_url, control_token and no_control_token (below), for config
+    # files moving over from Puma (its options hash in braces works too).
     #   activate_control_app "tcp://127.0.0.1:9293", auth_token: "s3cret"
     #   activate_control_app "tcp://127.0.0.1:9293", { no_token: true }
     def activate_control_app(url, options = {}, **keywords)
@@ -251,34 +126,37 @@ module Nettyrack
       nil
     end
 
-    # Where client.subscribe/publish and Nettyrack.publish messages travel: through a Redis
-    # server, so they reach every process using it; :redis for $REDIS_URL; :local (default)
-    # for this process only.
-    #   pubsub "redis://10.0.0.5:6379/0"
-    #   pubsub :redis
-    def pubsub(url)
-      set(:pubsub, PubSub.setting(url))
-    end
-
-    # Limits and timeouts (sizes: bytes or "64k", "10m"; durations: seconds or "500ms"):
-    #   max_body_size 10 * 1024 * 1024   # largest request body; 413 beyond
-    #   max_header_size "16k"            # largest request header block; 431 beyond
-    #   max_uri_length "8k"              # longest request line; 414 beyond
-    #   max_headers 100                  # most request header fields; 431 beyond
-    #   body_buffer "128k"               # body bytes held in memory before a temp file
-    #   header_timeout 30                # seconds a client has to send a request head
-    #   keep_alive_timeout 20            # seconds an idle keep-alive connection stays open
-    #   write_timeout 60                 # seconds a write waits for a client that does not read
-    #   shutdown_timeout 30              # seconds in-flight requests get on SIGTERM/SIGINT
-    #   queue_size 1024                  # requests waiting for a thread; 503 beyond
-    #   io_threads 0                     # Netty event-loop threads; 0: one per core
-    #   worker_nice 10                   # nice of the worker threads (0-19); 0: off
-    #   max_message_size "1m"            # largest WebSocket message received; 1009 beyond
-    #   max_push_queue "1m"              # bytes queued for a slow push client; 1008 beyond
-    #   push_timeout 40                  # idle seconds before a ping / SSE keep-alive comment
-    #   control_timeout 5                # seconds /thread-backtraces waits for a worker
-    LIMITS.each do |limit|
-      define_method(limit.name) { |value| set(limit.name, limit.coerce(value)) }
+    # Every other setting: one method per SETTINGS row, taking what its flag takes (numbers or
+    # strings: "10m", "500ms"); those that switch something on take no argument for true.
+    #   environment :production          # RACK_ENV; development puts exception details in 500 bodies
+    #   rackup "config/app.ru"           # relative to `directory`, when that is set
+    #   directory "/srv/app/current"     # chdir here before loading the rackup file
+    #   quiet                            # print nothing on boot and shutdown
+    #   access_log "log/access.log"      # or access_log (stdout), access_log false
+    #   access_log_format :json          # or "common" (Rack::CommonLogger's line)
+    #   proxy_protocol                   # each connection opens with a PROXY v1/v2 header
+    #   http2 false                      # cleartext ports serve HTTP/1.1 only
+    #   public_dir "public"              # static files answered before the app (Rails: "public")
+    #   public_dotfiles                  # serve .well-known/ and the like too
+    #   sendfile                         # honour x-sendfile headers; on whenever public_dir is
+    #   early_hints false                # no env["rack.early_hints"] (103 responses)
+    #   pidfile "tmp/pids/server.pid"    # written once it serves
+    #   warmup_time 45                   # a warm-up's seconds at most (sooner once throughput is flat)
+    #   warmup_requests 5000             # or after this many answers
+    #   restart_timeout 300              # seconds a hot restart's new process has to serve
+    #   restart_nice 10                  # how much lower in priority it boots and warms up
+    #   control_url "tcp://127.0.0.1:9293" # GET /stats, /thread-backtraces, POST /stop, /restart...
+    #   control_token ENV.fetch("NETTYRACK_CONTROL_TOKEN") # or no_control_token
+    #   pubsub "redis://10.0.0.5:6379/0" # or :redis for $REDIS_URL, :local (default)
+    #   max_body_size "10m"              # and every limit and tuning value: nettyrack --help
+    SETTINGS.each do |row|
+      if row.dsl == true && row.bare.nil?
+        define_method(row.name) { |value| lay(row.name, row.read(value)) }
+      elsif row.dsl == true
+        bare = row.bare
+        define_method(row.name) { |value = bare| lay(row.name, row.read(value)) }
+      end
+      row.also.select(&:dsl).each { |aka| define_method(aka.dsl) { lay(row.name, aka.value) } }
     end
 
     def layer
@@ -287,13 +165,8 @@ module Nettyrack
 
     private
 
-    def set(key, value)
-      @layer[key] = value
-      nil
-    end
-
-    def add_bind(bind)
-      (@layer[:binds] ||= []) << bind
+    def lay(name, value)
+      Settings.fetch(name).lay(@layer, value)
       nil
     end
 

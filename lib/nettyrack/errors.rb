@@ -3,6 +3,9 @@
 module Nettyrack
   # Every failure nettyrack raises on purpose. The message is one sentence a person can act on;
   # the launcher prints #line on stderr and exits non-zero, with no backtrace.
+  #
+  # Flow: raised anywhere from the CLI to Server#start; the launcher, ctl and RackHandler turn them
+  #   into one line.
   class Error < StandardError
     def line
       "nettyrack: #{message}"

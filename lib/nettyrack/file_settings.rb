@@ -2,10 +2,12 @@
 
 require_relative "coerce"
 require_relative "errors"
+require_relative "setting"
 
 module Nettyrack
-  # The settings about files and responses before the final one, read from flags, the config
-  # file, rackup -O and Server.new alike, and turned into org.nettyrack.core.files.FileOptions:
+  # The settings about files and responses before the final one: their SETTINGS rows (ROWS,
+  # read from flags, the config file, rackup -O and Server.new alike), their readers, and the
+  # step JavaConfig takes to turn them into org.nettyrack.core.files.FileOptions:
   #
   #   public_dir           DIR answered before the app (GET/HEAD of files under it); nil: off
   #   public_dotfiles      serve names starting with "." from it (default false)
@@ -13,9 +15,33 @@ module Nettyrack
   #   sendfile             honour x-sendfile response headers, announce HTTP_X_SENDFILE_TYPE
   #                        (on whenever public_dir is)
   #   early_hints          env["rack.early_hints"] sends 103 responses (default true)
+  #
+  # Flow: SETTINGS rows → CLI / config file / -O / Server.new → Configuration → here (.fill) →
+  #   FileOptions (Java).
   module FileSettings
-    DEFAULTS = { public_dir: nil, public_dotfiles: false, public_cache_control: [].freeze, sendfile: false,
-                 early_hints: true }.freeze
+    ROWS = [
+      Setting.new(:public_dir, nil, ->(value) { FileSettings.public_dir(value) }, group: :files, flags: ["--public DIR"],
+                  help: ["answer GET/HEAD for files under DIR before the app, on the",
+                         "I/O threads (Rails: --public public); off by default"],
+                  option: "public_dir=DIR", option_help: "answer GET/HEAD for files under DIR before the app"),
+      Setting.new(:public_cache_control, [].freeze, ->(rule) { FileSettings.cache_rule(rule) }, group: :files,
+                  flags: ["--public-cache-control PREFIX=VALUE"], into: :list, dsl: :public_cache_control,
+                  help: ["Cache-Control for public files under PREFIX; repeat,",
+                         "longest prefix wins: /assets/=public,max-age=31536000,immutable"],
+                  option: "public_cache_control=PREFIX=VALUE", option_help: "Cache-Control for public files under PREFIX"),
+      Setting.new(:public_dotfiles, false, :boolean, group: :files, flags: ["--[no-]public-dotfiles"], bare: true,
+                                                     help: "serve names starting with . from DIR (default off)",
+                                                     option: "public_dotfiles",
+                                                     option_help: "serve names starting with . from the public directory"),
+      Setting.new(:sendfile, false, :boolean, group: :files, flags: ["--[no-]sendfile"], bare: true,
+                                              help: ["send the file an x-sendfile response header names, and say so in",
+                                                     "HTTP_X_SENDFILE_TYPE for Rack::Sendfile (default: on with --public)"],
+                                              option: "sendfile", option_help: "honour x-sendfile response headers (on with public_dir)"),
+      Setting.new(:early_hints, true, :boolean, group: :files, flags: ["--[no-]early-hints"], bare: true,
+                                                help: "env['rack.early_hints'] sends 103 responses (default on)",
+                                                option: "early_hints=false", option_help: "no rack.early_hints (103 responses)")
+    ].freeze
+    DEFAULTS = ROWS.to_h { |row| [row.name, row.default] }.freeze
     NAMES = DEFAULTS.keys.freeze
 
     module_function

@@ -9,7 +9,9 @@ require_relative "publishing"
 require_relative "rails_tuning"
 
 module Nettyrack
-  # Boots a web app's Rack application inside a servlet container: the Java side
+  # Boots a web app's Rack application inside a servlet container (the servlet door's way in,
+  # as the launcher is the command's: context params → here → Configuration → JavaConfig →
+  # ServerConfig, and the app): the Java side
   # (org.nettyrack.jruby.HostedRuntime) makes the runtime, with GEM_PATH and RACK_ENV set, then
   # calls .boot with the context params; this loads the rackup the CLI's way (AppLoader) and
   # turns our limits, named as the CLI's flags without the dashes (max-body-size), and threads
@@ -72,7 +74,7 @@ module Nettyrack
 
     def limits(params, log)
       layer = {}
-      LIMITS.each do |limit|
+      Settings::BUILDER.each do |limit|
         name = limit.flag.delete_prefix("--")
         value = params[name]
         next if value.nil?
@@ -95,7 +97,7 @@ module Nettyrack
     end
 
     def coerce(limit, name, value)
-      limit.coerce(value)
+      limit.read(value)
     rescue ConfigError => e
       raise ConfigError, "invalid #{name}: #{e.message}"
     end

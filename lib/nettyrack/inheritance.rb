@@ -16,6 +16,9 @@ module Nettyrack
   #   server.inherit(inheritance.sockets)
   #   ... server serves ...
   #   inheritance.served(err)              # or inheritance.failed(line)
+  #
+  # Flow: ENV of a starting process → here → Server#inherit (before #open) → Lifetime tells whoever
+  #   waits.
   class Inheritance
     HANDOFF = "NETTYRACK_HANDOFF"
     HANDOFF_FDS = "NETTYRACK_HANDOFF_FDS"

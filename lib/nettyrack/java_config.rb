@@ -3,14 +3,14 @@
 require "jruby" # JRuby.runtime, for PosixPriority (the servlet door loads this file without lib/nettyrack.rb)
 require_relative "bind"
 require_relative "errors"
-require_relative "file_settings"
-require_relative "limits"
+require_relative "settings"
 
 module Nettyrack
-  # The one place Ruby settings become an org.nettyrack.core.ServerConfig: the keywords of
-  # Configuration#server_options (plus an access-log stream) go into ServerConfig.builder, by
-  # the builder methods named in LIMITS. Java's build() checks the ranges; its message, or a
-  # value too large for a Java int, comes back as a ConfigError.
+  # The one place Ruby settings become an org.nettyrack.core.ServerConfig (Configuration → here
+  # → Java): the keywords of Configuration#server_options (plus an access-log stream) go into
+  # ServerConfig.builder, by the builder methods the Settings::BUILDER rows name. Java's build()
+  # checks the ranges; its message, or a value too large for a Java int, comes back as a
+  # ConfigError.
   module JavaConfig
     module_function
 
@@ -28,7 +28,7 @@ module Nettyrack
       builder.proxyProtocol(proxy_protocol)
       builder.http2(http2)
       FileSettings.fill(builder, files)
-      LIMITS.each { |limit| fill(builder, limit, limits.fetch(limit.name)) }
+      Settings::BUILDER.each { |row| fill(builder, row, limits.fetch(row.name)) }
       control(builder, control_url, control_token.is_a?(String) ? control_token : nil) if control_url
       builder.accessLogFormat(access_log_format.to_s)
       builder.accessLog(output_stream(access_log))
@@ -48,10 +48,10 @@ module Nettyrack
       url.is_a?(Bind) ? builder.control(java_bind(url), token) : builder.control(*url, token)
     end
 
-    def fill(builder, limit, value)
-      builder.public_send(limit.builder_method, limit.to_java(value))
+    def fill(builder, row, value)
+      builder.public_send(row.builder, row.to_java(value))
     rescue RangeError
-      raise ConfigError, "#{limit.flag} #{value} is too large"
+      raise ConfigError, "#{row.flag} #{value} is too large"
     end
 
     def output_stream(target)

@@ -19,6 +19,9 @@ module Nettyrack
   #   orders.relay(server.orders)       # with a control endpoint
   #   order = orders.next               # => #<struct kind=:stop, reason="SIGTERM", detail=nil>
   #   orders.restore
+  #
+  # Flow: signals, Rack's shutdown, control POST /stop and /restart → here → Lifetime / RackHandler
+  #   act on them.
   class Orders
     Order = Struct.new(:kind, :reason, :detail)
 

@@ -7,6 +7,8 @@ module Nettyrack
   # so in a hot restart the new process writes its own before the old one drains, and the file
   # always names the serving process; a stop removes it only while it still names this one.
   # The path is taken as given when the server starts (relative to the directory it started in).
+  #
+  # Flow: --pidfile (RestartSettings) → Configuration → Lifetime → here, once the server serves.
   class Pidfile
     attr_reader :path
 

@@ -3,6 +3,8 @@
 module Nettyrack
   # Whether this Ruby can run nettyrack: JRuby 9.4 or newer. bin/nettyrack asks before loading
   # anything else, so this file keeps to syntax any Ruby can parse.
+  #
+  # Flow: the first thing bin/nettyrack and lib/nettyrack.rb ask, before any other file loads.
   module Platform
     MINIMUM_JRUBY = "9.4"
 

@@ -6,6 +6,9 @@ module Nettyrack
   # (--pubsub redis://...) puts a Redis engine here; in a servlet container, HostedApp sets it
   # from the pubsub context param. Needs nettyrack's classes (lib/nettyrack.rb loads the jars;
   # a web app has them in WEB-INF).
+  #
+  # Flow: Launcher / HostedApp (the pubsub setting, PubSub.engine) → here → Server.new's pubsub: and
+  #   the app's client.publish.
   @pubsub = Java::OrgNettyrackCorePush::LocalPubSub.new
 
   class << self

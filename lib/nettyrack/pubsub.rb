@@ -15,6 +15,9 @@ module Nettyrack
   #   PubSub.serving(url, errors: $stderr) { ... } # Nettyrack.pubsub is that engine in the block
   #
   # setting is parsing only (the CLI and config file use it); engine and serving need the jars.
+  #
+  # Flow: --pubsub / pubsub / -O pubsub / the pubsub context param → .setting → Configuration →
+  #   .engine → Nettyrack.pubsub.
   module PubSub
     module_function
 

@@ -12,6 +12,8 @@ module Nettyrack
   #   reload = ReloadSignal.new(server, out: $stdout, err: $stderr).trap
   #   ...
   #   reload.restore
+  #
+  # Flow: SIGHUP → here (a thread of ours) → Server#reload_tls → the Java ssl:// listeners.
   class ReloadSignal
     def initialize(server, out:, err:)
       @server = server

@@ -1,11 +1,13 @@
 # frozen_string_literal: true
 
 require_relative "coerce"
+require_relative "setting"
 require_relative "warmup"
 
 module Nettyrack
-  # The settings of restarts and readiness, read from flags and the config file (the launcher's
-  # alone: rackup and Server.new start no other process):
+  # The settings of restarts and readiness: their SETTINGS rows (ROWS) and readers. Flags and
+  # the config file set them, for the launcher alone (rackup and Server.new start no other
+  # process):
   #
   #   pidfile          the file that names the serving process (written once it serves); nil: none
   #   warmup           the requests run through the app before serving ([Warmup::Request]);
@@ -15,9 +17,29 @@ module Nettyrack
   #   restart_timeout  seconds a hot restart's new process has to serve, or it is given up
   #   restart_nice     how much lower in priority (nice) a hot restart's new process boots and
   #                    warms up than this one serves at; 0: the same
+  #
+  # Flow: SETTINGS rows → CLI / config file → Configuration → Lifetime, Warmup, HotRestart, Pidfile.
   module RestartSettings
-    DEFAULTS = { pidfile: nil, warmup: nil, warmup_time: 120, warmup_requests: 0, restart_timeout: 300,
-                 restart_nice: 10 }.freeze
+    ROWS = [
+      Setting.new(:pidfile, nil, ->(value) { RestartSettings.pidfile(value) }, group: :restarts, flags: ["--pidfile FILE"],
+                  help: "write the serving process's pid to FILE"),
+      Setting.new(:warmup, nil, ->(value) { RestartSettings.warmup(value) }, group: :restarts, flags: ["--warmup FILE"],
+                  dsl: :warmup, help: ["before serving, run FILE's requests through the app (one a",
+                                       "line: GET /path); default: none, GET / in a hot restart"],
+                  also: [Setting::Alias.new(flag: "--no-warmup", help: "never warm up, not even in a hot restart", value: false)]),
+      Setting.new(:warmup_time, 120, ->(value) { RestartSettings.warmup_time(value) }, group: :restarts,
+                  flags: ["--warmup-time SECONDS"], help: ["the longest a warm-up runs; it stops sooner once",
+                                                           "throughput is flat (default %{default}s)"]),
+      Setting.new(:warmup_requests, 0, :count, group: :restarts, flags: ["--warmup-requests N"],
+                                               help: "stop a warm-up after N answers (default %{default}: no count)"),
+      Setting.new(:restart_timeout, 300, ->(value) { RestartSettings.restart_timeout(value) }, group: :restarts,
+                  flags: ["--restart-timeout SECONDS"], help: ["time a hot restart's new process has to serve",
+                                                               "(default %{default}s)"]),
+      Setting.new(:restart_nice, 10, ->(value) { RestartSettings.restart_nice(value) }, group: :restarts,
+                  flags: ["--restart-nice N"], help: ["a hot restart's new process boots and warms up at nice +N,",
+                                                      "so this one keeps serving first (default %{default}; 0: the same)"])
+    ].freeze
+    DEFAULTS = ROWS.to_h { |row| [row.name, row.default] }.freeze
     NAMES = DEFAULTS.keys.freeze
 
     module_function

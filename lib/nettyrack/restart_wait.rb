@@ -8,6 +8,9 @@ module Nettyrack
   # until another process answers there, serving (the new one took the socket over), or the old
   # one says its hot restart failed; at most +timeout+ seconds. While the endpoint changes
   # hands a request may find nobody: that is waited through too.
+  #
+  # Flow: nettyrack ctl restart (Ctl) → ControlClient POST /restart → here (GET /stats until the new
+  #   process serves).
   class RestartWait
     INTERVAL = 0.5
 

@@ -5,6 +5,7 @@ require_relative "configuration"
 require_relative "control"
 require_relative "java_config"
 require_relative "rails_tuning"
+require_relative "server_keywords"
 
 module Nettyrack
   # A nettyrack server inside this JRuby process, for the launcher, the Rack handler and specs:
@@ -21,6 +22,9 @@ module Nettyrack
   # ServerConfig; the app goes into a RackBridge, and both into a NettyServer, which owns the
   # sockets, event loops and worker threads (and the control endpoint's listener, when
   # control_url is given). Nothing is bound until #start.
+  #
+  # Flow: Launcher (Lifetime), RackHandler, HostedApp's door or specs → here → ServerKeywords →
+  #   Configuration → JavaConfig → NettyServer (Java).
   class Server
     attr_reader :configuration, :pubsub, :control_token
 
@@ -36,13 +40,8 @@ module Nettyrack
     def initialize(app, host: nil, port: nil, binds: nil, threads: nil, proxy_protocol: nil, http2: nil, development: false,
                    errors: $stderr, access_log: nil, access_log_format: nil, control_url: nil, control_token: nil,
                    pubsub: Nettyrack.pubsub, **limits)
-      files = FileSettings.layer(limits.slice(*FileSettings::NAMES))
-      limits = limits.except(*FileSettings::NAMES)
-      unknown = limits.keys - LIMIT_NAMES
-      raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
-
-      ops = operations_layer(access_log_format, control_url, control_token)
-      @configuration = Configuration.merge(layer(host, port, binds, threads, { proxy_protocol:, http2: }, limits).merge(ops, files))
+      @configuration = Configuration.merge(ServerKeywords.layer(host:, port:, binds:, threads:, proxy_protocol:, http2:,
+                                                                access_log_format:, control_url:, control_token:, **limits))
       @control_token = Control.token(@configuration[:control_token]) if @configuration.control_url
       @pubsub = pubsub
       config = JavaConfig.build(**@configuration.server_options, control_token: @control_token&.value,
@@ -159,45 +158,6 @@ module Nettyrack
     # Where the server is in its life (an org.nettyrack.core.ops.Lifecycle).
     def lifecycle
       @netty.lifecycle
-    end
-
-    private
-
-    # The keywords as one settings layer; host/port add a listener to binds (the default one
-    # when neither is given).
-    def layer(host, port, binds, threads, flags, limits)
-      listeners = Array(binds).map { |bind| listener(bind) }
-      if host || port || listeners.empty?
-        defaults = Configuration::DEFAULTS
-        listeners << Bind.tcp(host || defaults[:host], Coerce.port(port || defaults[:port]))
-      end
-      layer = { binds: listeners }
-      layer[:threads] = Coerce.threads(threads) if threads
-      flags.each { |name, value| layer[name] = flag_setting(name, value) unless value.nil? }
-      limits.each { |name, value| layer[name] = LIMITS_BY_NAME.fetch(name).coerce(value) }
-      layer
-    end
-
-    def listener(bind)
-      case bind
-      when String then Coerce.bind(bind)
-      when Array then Bind.tcp(bind[0], Coerce.port(bind[1]))
-      else bind
-      end
-    end
-
-    def flag_setting(name, value)
-      Coerce.boolean(value)
-    rescue ConfigError => e
-      raise ConfigError, "invalid #{name}: #{e.message}"
-    end
-
-    def operations_layer(access_log_format, control_url, control_token)
-      layer = {}
-      layer[:access_log_format] = Coerce.access_log_format(access_log_format) if access_log_format
-      layer[:control_url] = control_url.is_a?(String) ? Control.url(control_url) : control_url if control_url
-      layer[:control_token] = Control.token_setting(control_token) unless control_token.nil?
-      layer
     end
   end
 end

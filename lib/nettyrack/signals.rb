@@ -14,6 +14,8 @@ module Nettyrack
   #
   # Only signals nettyrack traps are taken over: an ignored HUP that nothing here uses stays
   # ignored, as nohup meant.
+  #
+  # Flow: Orders#trap, ReloadSignal → here → the JVM's signal handlers.
   module Signals
     # The signals nettyrack traps, by name, with their numbers on Linux.
     NUMBERS = { "HUP" => 1, "INT" => 2, "USR1" => 10, "USR2" => 12, "TERM" => 15 }.freeze

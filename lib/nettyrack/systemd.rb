@@ -11,6 +11,8 @@ module Nettyrack
   #   STOPPING=1                  when a stop starts (never after a hand-over: the service goes on)
   #
   # A message that cannot be sent is said once on err; the server goes on.
+  #
+  # Flow: Lifetime (serving, stopping) → here → $NOTIFY_SOCKET → systemd.
   class Systemd
     def initialize(env, err:)
       socket = env["NOTIFY_SOCKET"]

@@ -11,6 +11,8 @@ module Nettyrack
   # directory (default .) with its config/warble.rb applied (WarbleFile), then Builder writes
   # the WAR (default APP_DIR/<jar_name>.war). Warnings (unsupported warble.rb settings) and
   # errors are lines on stderr; errors give status 1.
+  #
+  # Flow: bin/nettyrack war → here → War::Settings, WarbleFile → War::Builder → the .war file.
   class WarCommand
     def initialize(argv, out: $stdout, err: $stderr)
       @argv = argv

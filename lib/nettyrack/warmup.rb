@@ -17,6 +17,9 @@ module Nettyrack
   # blank lines and # comments are skipped. Bodies starting with { or [ are sent as JSON, others
   # as a form, unless a content-type header says otherwise. The requests go round in turn: name
   # ones that are safe to repeat. .plan makes the Java WarmupPlan the server runs.
+  #
+  # Flow: --warmup / warmup (RestartSettings) → Configuration → Lifetime → here (a WarmupPlan) →
+  #   Server#warm_up (Java).
   module Warmup
     Request = Struct.new(:method, :target, :headers, :body) do
       def to_s = "#{method} #{target}"

@@ -98,7 +98,7 @@ RSpec.describe Nettyrack::CLI do
 
   describe "limits" do
     it "gives every limit a help text OptionParser reads as text (a line starting with - would be one more switch)" do
-      expect(Nettyrack::LIMITS.map(&:help).grep(/\A-/)).to be_empty
+      expect(Nettyrack::Settings::BUILDER.map(&:help).grep(/\A-/)).to be_empty
     end
 
     it "has a flag for every limit, reading sizes and durations" do
@@ -118,7 +118,7 @@ RSpec.describe Nettyrack::CLI do
         max_concurrent_streams: 8, http2_initial_window: 1024 * 1024, http2_max_resets: 50, http2_reset_window: 10,
         worker_nice: 0, file_cache: 0.25, file_cache_entries: 64
       )
-      expect(settings(*argv).keys).to match_array(Nettyrack::LIMIT_NAMES)
+      expect(settings(*argv).keys).to match_array(Nettyrack::Settings::BUILDER_NAMES)
     end
 
     it "names the flag of a bad value" do
@@ -200,7 +200,7 @@ RSpec.describe Nettyrack::CLI do
                  --access-log-format --pubsub --control-url --control-token --no-control-token --version --help
                  --public --public-cache-control --[no-]public-dotfiles --[no-]sendfile --[no-]early-hints
                  --pidfile --warmup --no-warmup --warmup-time --warmup-requests --restart-timeout --restart-nice]
-      expect(flags + Nettyrack::LIMITS.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
+      expect(flags + Nettyrack::Settings::BUILDER.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
       expect(help).to include("(default 9292)", "--max-body-size BYTES", "(default 100m)", "(default 16k)", "(default 30s)")
     end
 

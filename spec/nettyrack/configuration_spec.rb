@@ -14,7 +14,7 @@ RSpec.describe Nettyrack::Configuration do
     end
 
     it "has a default for every limit" do
-      expect(Nettyrack::LIMIT_NAMES - described_class::DEFAULTS.keys).to be_empty
+      expect(Nettyrack::Settings::BUILDER_NAMES - described_class::DEFAULTS.keys).to be_empty
     end
 
     it("is frozen") { expect(described_class::DEFAULTS).to be_frozen }
@@ -59,7 +59,7 @@ RSpec.describe Nettyrack::Configuration do
     it "offers the keywords JavaConfig.build takes" do
       options = described_class.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 0)], threads: [1, 2] }).server_options
       expect(options.keys).to eq(%i[binds threads proxy_protocol http2 access_log_format control_url control_token] +
-                                 Nettyrack::FileSettings::NAMES + Nettyrack::LIMIT_NAMES)
+                                 Nettyrack::FileSettings::NAMES + Nettyrack::Settings::BUILDER_NAMES)
       expect(options.values_at(:binds, :threads, :proxy_protocol, :max_headers)).to eq([[Nettyrack::Bind.tcp("127.0.0.1", 0)], [1, 2], false, 100])
     end
 

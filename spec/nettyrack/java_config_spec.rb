@@ -81,9 +81,9 @@ RSpec.describe Nettyrack::JavaConfig do
   # they must say what Configuration::DEFAULTS says.
   it "has Java fallbacks equal to Configuration::DEFAULTS" do
     fallback = Java::OrgNettyrackCore::ServerConfig.builder.build
-    Nettyrack::LIMITS.each do |limit|
-      expect(fallback.public_send(limit.builder_method)).to eq(limit.to_java(Nettyrack::Configuration::DEFAULTS.fetch(limit.name))),
-                                                        limit.name.to_s
+    Nettyrack::Settings::BUILDER.each do |limit|
+      expect(fallback.public_send(limit.builder)).to eq(limit.to_java(Nettyrack::Configuration::DEFAULTS.fetch(limit.name))),
+                                                 limit.name.to_s
     end
     cores = java.lang.Runtime.runtime.available_processors
     expect([fallback.min_threads, fallback.max_threads]).to eq(Nettyrack::Configuration.default_threads(cores))

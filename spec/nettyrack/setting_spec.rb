@@ -1,11 +1,11 @@
 # frozen_string_literal: true
 
-RSpec.describe Nettyrack::Limit do
-  let(:by_name) { Nettyrack::LIMITS_BY_NAME }
+RSpec.describe Nettyrack::Setting do
+  let(:by_name) { Nettyrack::Settings::BY_NAME }
 
-  it "names a ServerConfig builder method for every limit" do
+  it "names a ServerConfig builder method for every limit and tuning value" do
     builder = Java::OrgNettyrackCore::ServerConfig.builder
-    expect(Nettyrack::LIMITS.map(&:builder_method)).to all(satisfy { |name| builder.respond_to?(name) })
+    expect(Nettyrack::Settings::BUILDER.map(&:builder)).to all(satisfy { |name| builder.respond_to?(name) })
   end
 
   it "derives the flag and the placeholder from the name and kind" do
@@ -15,7 +15,7 @@ RSpec.describe Nettyrack::Limit do
 
   it "reads values by kind and sends seconds to Java as milliseconds" do
     timeout = by_name[:write_timeout]
-    expect([by_name[:body_buffer].coerce("64k"), timeout.coerce("1.5"), timeout.to_java(1.5), by_name[:max_headers].to_java(7)])
+    expect([by_name[:body_buffer].read("64k"), timeout.read("1.5"), timeout.to_java(1.5), by_name[:max_headers].to_java(7)])
       .to eq([65_536, 1.5, 1500, 7])
   end
 end

@@ -1,0 +1,86 @@
+# frozen_string_literal: true
+
+require_relative "../control"
+require_relative "../pubsub"
+require_relative "../setting"
+
+module Nettyrack
+  # SETTINGS rows (settings.rb) of listening, running and operations: where the server
+  # listens, how it runs the app, and its control endpoint.
+  module Settings
+    LISTENING = [
+      Setting.new(:host, "0.0.0.0", :text, group: :listening, dsl: false, # -p, `port`, $PORT and -O Port listen here
+                                           option: "Host=HOST", option_help: "host to listen on (default: rackup's)"),
+      Setting.new(:port, 9292, :port, group: :listening, flags: ["-p", "--port PORT"], into: :binds, dsl: :port,
+                                      help: "listen on %{host}:PORT (default %{default})", # when no layer names a listener
+                                      option: "Port=PORT", option_help: "port to listen on (default %{default})"),
+      Setting.new(:binds, nil, :bind, group: :listening, flags: ["-b", "--bind URI"], into: :binds, dsl: :bind,
+                                      help: ["listen on tcp://HOST:PORT; on TLS:",
+                                             "ssl://HOST:PORT?cert=FILE&key=FILE (see TLS); or on a unix socket:",
+                                             "unix:///PATH[?mode=0660][&backlog=N] (a stale socket file is",
+                                             "replaced, removed on stop); repeat to listen on several"]),
+      Setting.new(:proxy_protocol, false, :boolean, group: :listening, flags: ["--[no-]proxy-protocol"], bare: true,
+                                                    help: ["each connection opens with a PROXY protocol v1/v2 header",
+                                                           "from a load balancer: REMOTE_ADDR is the client it names;",
+                                                           "a connection without one is closed (default off)"],
+                                                    option: "proxy_protocol",
+                                                    option_help: "each connection opens with a PROXY protocol v1/v2 header " \
+                                                                 "(REMOTE_ADDR from it)"),
+      Setting.new(:http2, true, :boolean, group: :listening, flags: ["--[no-]http2"], bare: true,
+                                          help: ["cleartext ports speak HTTP/2 too: h2c by prior knowledge",
+                                                 "and by Upgrade: h2c (default on)"],
+                                          option: "http2=BOOL",
+                                          option_help: "serve h2c (HTTP/2 by prior knowledge or Upgrade: h2c) besides " \
+                                                       "HTTP/1.1 (default true)")
+    ].freeze
+
+    RUNNING = [
+      # nil: computed from the cores, see Configuration.default_threads
+      Setting.new(:threads, nil, :threads, group: :running, flags: ["-t", "--threads MIN:MAX"], dsl: :threads,
+                                           help: "worker threads, or just MAX (default: see below)",
+                                           option: "Threads=MIN:MAX",
+                                           option_help: "worker threads, or just MAX (default: as nettyrack -h says)"),
+      Setting.new(:environment, "development", :text, group: :running, flags: ["-e", "--environment ENV"],
+                                                      help: ["sets RACK_ENV (default $RACK_ENV, else development);",
+                                                             "development puts exception details in 500 bodies"]),
+      Setting.new(:rackup, "config.ru", :text, group: :running), # the CLI's argument
+      Setting.new(:directory, nil, :text, group: :running, flags: ["--dir DIR"], # chdir before loading the rackup
+                                          help: "change to DIR before loading config.ru"),
+      Setting.new(:quiet, false, :boolean, group: :running, flags: ["-q", "--quiet"], bare: true,
+                                           help: "print nothing on boot and shutdown", option: "Quiet"),
+      Setting.new(:access_log, nil, ->(value) { ACCESS_LOG.fetch(value) { value } }, # nil: none; :stdout or a path
+                  group: :running, flags: ["--access-log[=FILE]"], bare: :stdout, help: "log each request to FILE, or stdout"),
+      Setting.new(:access_log_format, "common", :access_log_format, group: :running, flags: ["--access-log-format FORMAT"],
+                                                                    help: ["common (Rack::CommonLogger's line, the default),",
+                                                                           "or json (one JSON object a line)"]),
+      # nil: in-process; a redis:// URL: through Redis
+      Setting.new(:pubsub, nil, ->(value, env) { PubSub.setting(value, env) }, group: :running, flags: ["--pubsub URL"],
+                  help: ["pub/sub across processes through Redis: redis://HOST[:PORT][/DB],",
+                         "or `redis` for $REDIS_URL; `local` keeps it in-process (default)"],
+                  option: "pubsub=URL",
+                  option_help: "pub/sub across processes through Redis: redis://HOST[:PORT][/DB], or redis for $REDIS_URL")
+    ].freeze
+
+    # --access-log=- and a bare `access_log` log to stdout; false and nil to nowhere.
+    ACCESS_LOG = { "-" => :stdout, false => nil, nil => nil }.freeze
+
+    OPERATIONS = [
+      # [host, port] or a unix Bind; nil: none
+      Setting.new(:control_url, nil, ->(value) { Control.url(value) }, group: :operations, flags: ["--control-url URL"],
+                  help: ["serve GET /stats, GET /thread-backtraces, POST /stop,",
+                         "POST /restart, GET /ready, GET /health on tcp://HOST:PORT",
+                         "or unix:///PATH (keep it private: loopback, internal, or",
+                         "a socket only its users may open)"],
+                  option: "control_url=URL",
+                  option_help: "serve GET /stats, GET /thread-backtraces, POST /stop on tcp://HOST:PORT or unix:///PATH"),
+      # nil: made up at boot; :none: no token asked for
+      Setting.new(:control_token, nil, ->(value) { Control.token_setting(value) }, group: :operations,
+                  flags: ["--control-token TOKEN"], help: "the token they need (default: a random one, printed)",
+                  option: "control_token=TOKEN",
+                  option_help: "the token control requests must carry (default: a random one, printed)",
+                  also: [Setting::Alias.new(flag: "--no-control-token", dsl: :no_control_token, option: "no_control_token",
+                                            help: "ask them for no token at all",
+                                            option_help: "ask control requests for no token at all", value: :none)])
+    ].freeze
+  end
+end

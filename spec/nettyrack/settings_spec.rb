@@ -1,0 +1,101 @@
+# frozen_string_literal: true
+
+require "fileutils"
+require "tmpdir"
+require "nettyrack/cli"
+require "nettyrack/dsl"
+require "nettyrack/rack_options"
+
+# The SETTINGS table, and the doors made from it: every row reaches the CLI (flag and help),
+# the config file (a DSL method), rackup's -O options, and Configuration::DEFAULTS.
+RSpec.describe "Nettyrack::SETTINGS" do
+  let(:rows) { Nettyrack::SETTINGS }
+  let(:with_flags) { rows.select(&:flags) }
+
+  def switches(row)
+    [*row.flags, *row.also.map(&:flag)].compact.map { |switch| switch[/\A-[^ \[=]*(?:\[no-\][\w-]+)?/] }
+  end
+
+  it "names each setting once, in a --help group" do
+    expect(rows.map(&:name)).to eq(rows.map(&:name).uniq)
+    expect(rows.map(&:group).uniq - Nettyrack::Settings::GROUPS.keys).to be_empty
+  end
+
+  it "gives every flag help text that OptionParser reads as text (a line starting with - would be a switch)" do
+    expect(with_flags.reject { |row| row.help_lines.any? && row.also.all? { |aka| aka.flag.nil? || aka.help } }).to be_empty
+    expect(rows.flat_map(&:help_lines).grep(/\A-|%\{/)).to be_empty
+  end
+
+  it "gives every flag a switch no other flag has, -C, -h and -v included" do
+    all = with_flags.flat_map { |row| switches(row) } + %w[-C --config -h --help -v --version]
+    expect(all.tally.select { |_, count| count > 1 }).to eq({})
+  end
+
+  it "has defaults its own reader reads back unchanged" do
+    rows.reject { |row| row.default.nil? }.each do |row|
+      read = row.into == :list ? row.default.map { |value| row.read(value) } : row.read(row.default)
+      expect(read).to eq(row.default), row.name.to_s
+    end
+  end
+
+  it "is where Configuration::DEFAULTS comes from" do
+    expect(Nettyrack::Configuration::DEFAULTS).to eq(rows.to_h { |row| [row.name, row.default] })
+  end
+
+  describe "the CLI" do
+    let(:help) { Nettyrack::CLI.new(cores: 2).help }
+
+    it "lists every flag with its help in --help, each group under its heading" do
+      with_flags.each do |row|
+        expect(help).to include(*switches(row), *row.help_lines), row.name.to_s
+      end
+      expect(help).to include(*Nettyrack::Settings::GROUPS.values)
+    end
+
+    it "reads each flag's default, as --help shows it, back to the default" do
+      with_flags.select { |row| row.into == :set && !row.default.nil? && row.flags.last.include?(" ") }.each do |row|
+        settings = Nettyrack::CLI.new(cores: 2).parse([row.flag, row.shown_default]).settings
+        expect(settings).to eq({ row.name => row.default }), row.name.to_s
+      end
+    end
+  end
+
+  describe "the config file" do
+    let(:dir) { Dir.mktmpdir("nettyrack-settings") }
+    after { FileUtils.rm_rf(dir) }
+
+    it "has a method for every row that has one, and for their other spellings" do
+      methods = rows.flat_map { |row| [row.dsl == true ? row.name : row.dsl, *row.also.map(&:dsl)] }.select { |name| name.is_a?(Symbol) }
+      expect(methods.reject { |name| Nettyrack::DSL.public_method_defined?(name) }).to be_empty
+      expect(rows.count { |row| row.dsl == true }).to be > 30
+    end
+
+    it "reads each generated method's default back to the default" do
+      path = File.join(dir, "nettyrack.rb")
+      generated = rows.select { |row| row.dsl == true && !row.default.nil? }
+      File.write(path, generated.map { |row| "#{row.name} #{row.default.inspect}\n" }.join)
+      expect(Nettyrack::DSL.load(path)).to eq(generated.to_h { |row| [row.name, row.default] })
+    end
+  end
+
+  describe "rackup's -O options" do
+    let(:options) { Nettyrack::RackOptions }
+
+    it "lists every option row, and the other spellings, for rackup -h" do
+      listed = rows.flat_map { |row| [row.option, *row.also.map(&:option)] }.compact
+      expect(options.help.keys).to match_array(listed)
+      expect(options.help.values).to all(be_a(String).and(satisfy { |text| !text.empty? && !text.include?("%{") }))
+    end
+
+    it "passes every option on to the server" do
+      rows.select(&:option).each do |row|
+        name = row.option_name
+        given = { name.to_sym => "given-#{name}" }
+        passed = options.keywords(given, {}).values.include?("given-#{name}") || options.quiet?(given) == "given-#{name}"
+        passed ||= name == "pubsub" && options.pubsub({ pubsub: "redis://h:6379" }, {}) == "redis://h:6379"
+        expect(passed).to be(true), name
+      end
+      expect(options.keywords({ "no_control_token" => "true" }, {})[:control_token]).to eq(:none)
+    end
+  end
+end
