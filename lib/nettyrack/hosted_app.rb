@@ -4,7 +4,7 @@ require_relative "errors"
 require_relative "configuration"
 require_relative "java_config"
 require_relative "app_loader"
-require_relative "pubsub"
+require_relative "pubsub_setting"
 require_relative "publishing"
 require_relative "rails_tuning"
 
@@ -39,12 +39,12 @@ module Nettyrack
       setting = pubsub_setting(params["pubsub"])
       app = load_app(params, root)
       RailsTuning.apply
-      Nettyrack.pubsub = PubSub.engine(setting) if setting
+      Nettyrack.pubsub = PubSubSetting.engine(setting) if setting
       [app, config, Nettyrack.pubsub]
     end
 
     def pubsub_setting(value)
-      PubSub.setting(value)
+      PubSubSetting.setting(value)
     rescue ConfigError => e
       raise ConfigError, "invalid pubsub: #{e.message}"
     end

@@ -9,7 +9,7 @@ require_relative "errors"
 require_relative "inheritance"
 require_relative "lifetime"
 require_relative "pidfile"
-require_relative "pubsub"
+require_relative "pubsub_setting"
 require_relative "relaunch"
 
 module Nettyrack
@@ -95,7 +95,7 @@ module Nettyrack
       lifetime = Lifetime.new(config, inheritance: @inheritance, pidfile: pidfile, restart: @restart,
                                       access_log: access_log, out: @out, err: @err)
       # The engine comes before the app loads: config.ru may publish.
-      PubSub.serving(config.pubsub, errors: @err) { lifetime.run(AppLoader.load(config.rackup)) }
+      PubSubSetting.serving(config.pubsub, errors: @err) { lifetime.run(AppLoader.load(config.rackup)) }
     end
 
     def check_tls(java_config)

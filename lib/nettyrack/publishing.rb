@@ -7,7 +7,7 @@ module Nettyrack
   # from the pubsub context param. Needs nettyrack's classes (lib/nettyrack.rb loads the jars;
   # a web app has them in WEB-INF).
   #
-  # Flow: Launcher / HostedApp (the pubsub setting, PubSub.engine) → here → Server.new's pubsub: and
+  # Flow: Launcher / HostedApp (the pubsub setting, PubSubSetting.engine) → here → Server.new's pubsub: and
   #   the app's client.publish.
   @pubsub = Java::OrgNettyrackCorePush::LocalPubSub.new
 

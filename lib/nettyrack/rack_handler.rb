@@ -3,7 +3,7 @@
 require_relative "../nettyrack"
 require_relative "boot_line"
 require_relative "control"
-require_relative "pubsub"
+require_relative "pubsub_setting"
 require_relative "rack_options"
 require_relative "rails_check"
 require_relative "orders"
@@ -27,7 +27,7 @@ module Nettyrack
   module RackHandler
     def run(app, **options, &block)
       setting = RackOptions.pubsub(options)
-      PubSub.serving(setting) { serve(app, options, &block) }
+      PubSubSetting.serving(setting) { serve(app, options, &block) }
     end
 
     # Rack's INT trap calls this; so may the block given to #run.

@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "configuration"
-require_relative "pubsub"
+require_relative "pubsub_setting"
 require_relative "settings"
 
 module Nettyrack
@@ -41,7 +41,7 @@ module Nettyrack
     end
 
     def pubsub(options, env = ENV)
-      PubSub.setting(option(options, :pubsub), env)
+      PubSubSetting.setting(option(options, :pubsub), env)
     end
 
     # rackup -q, -O Quiet, Capybara's Silent.

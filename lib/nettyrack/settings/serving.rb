@@ -1,7 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "../control"
-require_relative "../pubsub"
+require_relative "../pubsub_setting"
 require_relative "../setting"
 
 module Nettyrack
@@ -54,7 +54,7 @@ module Nettyrack
                                                                     help: ["common (Rack::CommonLogger's line, the default),",
                                                                            "or json (one JSON object a line)"]),
       # nil: in-process; a redis:// URL: through Redis
-      Setting.new(:pubsub, nil, ->(value, env) { PubSub.setting(value, env) }, group: :running, flags: ["--pubsub URL"],
+      Setting.new(:pubsub, nil, ->(value, env) { PubSubSetting.setting(value, env) }, group: :running, flags: ["--pubsub URL"],
                   help: ["pub/sub across processes through Redis: redis://HOST[:PORT][/DB],",
                          "or `redis` for $REDIS_URL; `local` keeps it in-process (default)"],
                   option: "pubsub=URL",

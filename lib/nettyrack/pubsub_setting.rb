@@ -8,17 +8,17 @@ module Nettyrack
   # travel. nil is in-process (Nettyrack.pubsub's LocalPubSub: this process only); a redis://
   # or rediss:// URL is through that Redis server, shared by every nettyrack process using it.
   #
-  #   PubSub.setting("redis://10.0.0.5:6379/2")  # => "redis://10.0.0.5:6379/2" (checked)
-  #   PubSub.setting("redis", ENV)               # => ENV["REDIS_URL"] (checked)
-  #   PubSub.setting("local")                    # => nil
-  #   PubSub.engine(url, errors: $stderr)        # => a started org.nettyrack.redis.RedisPubSub
-  #   PubSub.serving(url, errors: $stderr) { ... } # Nettyrack.pubsub is that engine in the block
+  #   PubSubSetting.setting("redis://10.0.0.5:6379/2")  # => "redis://10.0.0.5:6379/2" (checked)
+  #   PubSubSetting.setting("redis", ENV)               # => ENV["REDIS_URL"] (checked)
+  #   PubSubSetting.setting("local")                    # => nil
+  #   PubSubSetting.engine(url, errors: $stderr)        # => a started org.nettyrack.redis.RedisPubSub
+  #   PubSubSetting.serving(url, errors: $stderr) { ... } # Nettyrack.pubsub is that engine in the block
   #
   # setting is parsing only (the CLI and config file use it); engine and serving need the jars.
   #
   # Flow: --pubsub / pubsub / -O pubsub / the pubsub context param → .setting → Configuration →
   #   .engine → Nettyrack.pubsub.
-  module PubSub
+  module PubSubSetting
     module_function
 
     USAGE = "use local, redis for $REDIS_URL, or redis://[:PASSWORD@]HOST[:PORT][/DB]; rediss:// for TLS"

@@ -1,9 +1,9 @@
 # frozen_string_literal: true
 
 require "stringio"
-require "nettyrack/pubsub"
+require "nettyrack/pubsub_setting"
 
-RSpec.describe Nettyrack::PubSub do
+RSpec.describe Nettyrack::PubSubSetting do
   def error(value, env = {})
     described_class.setting(value, env)
     raise "no error"
