@@ -71,7 +71,7 @@ public final class NettyResponseSink implements ResponseSink {
         this.request = request;
         this.server = server;
         this.done = channel.newPromise();
-        this.backpressure = new WriteBackpressure(channel, server.config.writeTimeoutMillis());
+        this.backpressure = new WriteBackpressure(channel, server.config.timeouts().writeTimeoutMillis());
     }
 
     /** The worker queue was full: 503 without running the application. */
@@ -202,12 +202,12 @@ public final class NettyResponseSink implements ResponseSink {
 
     @Override
     public boolean honoursSendfile() {
-        return server.config.files().sendfile();
+        return server.config.fileSettings().files().sendfile();
     }
 
     @Override
     public boolean acceptsEarlyHints() {
-        return server.config.earlyHints() && !committed && pendingHead == null && http11();
+        return server.config.fileSettings().earlyHints() && !committed && pendingHead == null && http11();
     }
 
     /** A 103 before the final response (RFC 8297); nothing once the response has begun. */
@@ -280,7 +280,7 @@ public final class NettyResponseSink implements ResponseSink {
         pendingHead = null;
         hijacked = true;
         this.status = headers == null ? 0 : status;
-        return new NettyHijack(channel, status, headers, server.config.keepAliveTimeoutMillis(), () -> done.trySuccess());
+        return new NettyHijack(channel, status, headers, server.config.timeouts().keepAliveTimeoutMillis(), () -> done.trySuccess());
     }
 
     void wakeWriter() {

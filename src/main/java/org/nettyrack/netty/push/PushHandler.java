@@ -52,7 +52,7 @@ final class PushHandler extends ChannelDuplexHandler {
         this.connection = connection;
         this.session = session;
         this.openConnections = server.activeRequests;
-        this.maxMessageSize = server.config.maxMessageSize();
+        this.maxMessageSize = server.config.push().maxMessageSize();
         this.errorLog = server.errorLog;
         this.idle = connection.idle();
     }
