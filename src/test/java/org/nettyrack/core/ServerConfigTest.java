@@ -7,6 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.config.ControlSettings;
+import org.nettyrack.core.config.FileSettings;
+import org.nettyrack.core.config.Http2Settings;
+import org.nettyrack.core.config.Listen;
+import org.nettyrack.core.config.LogSettings;
+import org.nettyrack.core.config.PushSettings;
+import org.nettyrack.core.config.RequestLimits;
+import org.nettyrack.core.config.Timeouts;
 import org.nettyrack.core.config.WorkerSettings;
 
 class ServerConfigTest {
@@ -147,6 +155,55 @@ class ServerConfigTest {
                 assertThrows(IllegalArgumentException.class, () ->
                     ServerConfig.builder().bind(unix(java.util.Map.of("backlog", backlog))).build()).getMessage());
         }
+    }
+
+    @Test
+    void aBuilderGivenNothingBuildsTheDefaults() {
+        ServerConfig built = ServerConfig.builder().build();
+        assertEquals(ServerConfig.defaults(), built);
+        assertEquals(RequestLimits.DEFAULTS, built.limits());
+        assertEquals(Timeouts.DEFAULTS, built.timeouts());
+        assertEquals(WorkerSettings.DEFAULTS, built.workers());
+        assertEquals(Listen.DEFAULTS, built.listen());
+        assertEquals(Http2Settings.DEFAULTS, built.http2Settings());
+        assertEquals(PushSettings.DEFAULTS, built.push());
+        assertEquals(FileSettings.DEFAULTS, built.fileSettings());
+        assertEquals(LogSettings.DEFAULTS, built.logs());
+        assertEquals(ControlSettings.DEFAULTS, built.controlSettings());
+    }
+
+    @Test
+    void everyBuilderSettingReachesItsRecord() {
+        java.io.ByteArrayOutputStream access = new java.io.ByteArrayOutputStream();
+        ThreadNice.SetPriority priority = (tid, nice) -> 0;
+        ServerConfig c = ServerConfig.builder().bind("127.0.0.1", 1).proxyProtocol(true)
+            .threads(2, 3).queueSize(4).maxConnections(5).ioThreads(6).workerNice(7).setPriority(priority)
+            .maxUriLength(100).maxHeaderSize(300).maxHeaders(8).maxChunkExtensions(400).maxBodySize(9).bodyBufferSize(10)
+            .headerTimeoutMillis(11).bodyTimeoutMillis(12).bodyMinRate(13).keepAliveTimeoutMillis(14).writeTimeoutMillis(15)
+            .shutdownTimeoutMillis(16)
+            .http2(false).maxConcurrentStreams(17).http2InitialWindow(2048).http2MaxResets(18).http2ResetWindowMillis(19_000)
+            .maxMessageSize(200).maxPushQueue(2000).pushTimeoutMillis(500)
+            .files(org.nettyrack.core.files.FileOptions.NONE).fileCacheMillis(20).fileCacheEntries(21).earlyHints(false)
+            .accessLog(access).accessLogFormat("json").errorLog(null)
+            .control("127.0.0.1", 22, "t").controlTimeoutMillis(23)
+            .build();
+        assertEquals(new Listen(java.util.List.of(new ServerConfig.Bind("127.0.0.1", 1)), true), c.listen());
+        assertEquals(new WorkerSettings(2, 3, 4, 5, 6, 7, priority), c.workers());
+        assertEquals(new RequestLimits(100, 300, 8, 400, 9, 10), c.limits());
+        assertEquals(new Timeouts(11, 12, 13, 14, 15, 16), c.timeouts());
+        assertEquals(new Http2Settings(false, 17, 2048, 18, 19_000), c.http2Settings());
+        assertEquals(new PushSettings(200, 2000, 500), c.push());
+        assertEquals(new FileSettings(org.nettyrack.core.files.FileOptions.NONE, 20, 21, false), c.fileSettings());
+        assertEquals(new LogSettings(access, AccessLogFormat.JSON, LogSettings.DEFAULTS.errorLog()), c.logs());
+        assertEquals(new ControlSettings(new ServerConfig.Control("127.0.0.1", 22, "t"), 23), c.controlSettings());
+    }
+
+    @Test
+    void aConfigMadeWithoutTheBuilderIsCheckedToo() {
+        assertEquals("max headers must be 1 or more, got 0", assertThrows(IllegalArgumentException.class, () ->
+            new ServerConfig(Listen.DEFAULTS, WorkerSettings.DEFAULTS, new RequestLimits(64, 256, 0, 256, 0, 0),
+                Timeouts.DEFAULTS, Http2Settings.DEFAULTS, PushSettings.DEFAULTS, FileSettings.DEFAULTS, LogSettings.DEFAULTS,
+                ControlSettings.DEFAULTS)).getMessage());
     }
 
     private static ServerConfig.Bind unix(java.util.Map<String, String> params) {
