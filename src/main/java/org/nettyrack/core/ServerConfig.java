@@ -118,6 +118,46 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         return new Builder();
     }
 
+    // The flat getters of the ServerConfig before the records, kept only while the Ruby specs
+    // (spec/nettyrack/java_config_spec.rb, hosted_app_spec.rb, file_settings_spec.rb) read them;
+    // Java reads the records. Remove them once those specs read the records too.
+    @Deprecated(forRemoval = true) public List<Bind> binds() { return listen.binds(); }
+    @Deprecated(forRemoval = true) public boolean proxyProtocol() { return listen.proxyProtocol(); }
+    @Deprecated(forRemoval = true) public int minThreads() { return workers.minThreads(); }
+    @Deprecated(forRemoval = true) public int maxThreads() { return workers.maxThreads(); }
+    @Deprecated(forRemoval = true) public int queueSize() { return workers.queueSize(); }
+    @Deprecated(forRemoval = true) public int maxConnections() { return workers.maxConnections(); }
+    @Deprecated(forRemoval = true) public int ioThreads() { return workers.ioThreads(); }
+    @Deprecated(forRemoval = true) public int workerNice() { return workers.workerNice(); }
+    @Deprecated(forRemoval = true) public int maxUriLength() { return limits.maxUriLength(); }
+    @Deprecated(forRemoval = true) public int maxHeaderSize() { return limits.maxHeaderSize(); }
+    @Deprecated(forRemoval = true) public int maxHeaders() { return limits.maxHeaders(); }
+    @Deprecated(forRemoval = true) public int maxChunkExtensions() { return limits.maxChunkExtensions(); }
+    @Deprecated(forRemoval = true) public long maxBodySize() { return limits.maxBodySize(); }
+    @Deprecated(forRemoval = true) public int bodyBufferSize() { return limits.bodyBufferSize(); }
+    @Deprecated(forRemoval = true) public long headerTimeoutMillis() { return timeouts.headerTimeoutMillis(); }
+    @Deprecated(forRemoval = true) public long bodyTimeoutMillis() { return timeouts.bodyTimeoutMillis(); }
+    @Deprecated(forRemoval = true) public long bodyMinRate() { return timeouts.bodyMinRate(); }
+    @Deprecated(forRemoval = true) public long keepAliveTimeoutMillis() { return timeouts.keepAliveTimeoutMillis(); }
+    @Deprecated(forRemoval = true) public long writeTimeoutMillis() { return timeouts.writeTimeoutMillis(); }
+    @Deprecated(forRemoval = true) public long shutdownTimeoutMillis() { return timeouts.shutdownTimeoutMillis(); }
+    @Deprecated(forRemoval = true) public boolean http2() { return http2Settings.enabled(); }
+    @Deprecated(forRemoval = true) public int maxConcurrentStreams() { return http2Settings.maxConcurrentStreams(); }
+    @Deprecated(forRemoval = true) public int http2InitialWindow() { return http2Settings.initialWindow(); }
+    @Deprecated(forRemoval = true) public int http2MaxResets() { return http2Settings.maxResets(); }
+    @Deprecated(forRemoval = true) public long http2ResetWindowMillis() { return http2Settings.resetWindowMillis(); }
+    @Deprecated(forRemoval = true) public int maxMessageSize() { return push.maxMessageSize(); }
+    @Deprecated(forRemoval = true) public long maxPushQueue() { return push.maxPushQueue(); }
+    @Deprecated(forRemoval = true) public long pushTimeoutMillis() { return push.pushTimeoutMillis(); }
+    @Deprecated(forRemoval = true) public org.nettyrack.core.files.FileOptions files() { return fileSettings.files(); }
+    @Deprecated(forRemoval = true) public long fileCacheMillis() { return fileSettings.fileCacheMillis(); }
+    @Deprecated(forRemoval = true) public int fileCacheEntries() { return fileSettings.fileCacheEntries(); }
+    @Deprecated(forRemoval = true) public boolean earlyHints() { return fileSettings.earlyHints(); }
+    @Deprecated(forRemoval = true) public OutputStream accessLog() { return logs.accessLog(); }
+    @Deprecated(forRemoval = true) public AccessLogFormat accessLogFormat() { return logs.accessLogFormat(); }
+    @Deprecated(forRemoval = true) public Control control() { return controlSettings.control(); }
+    @Deprecated(forRemoval = true) public long controlTimeoutMillis() { return controlSettings.controlTimeoutMillis(); }
+
     /**
      * Collects settings by name (the names Ruby's settings table uses); {@link #build()} checks
      * them and names the first bad one. Each field starts from its record's {@code DEFAULTS}.
