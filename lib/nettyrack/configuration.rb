@@ -20,8 +20,10 @@ module Nettyrack
     KIB = Settings::KIB
     MIB = Settings::MIB
 
-    # Every setting's default, from its SETTINGS row (settings.rb), the one place defaults are
-    # written. threads is nil there: .merge computes it from the cores (.default_threads).
+    # Every setting's default, from its SETTINGS row (settings.rb), the one place Ruby writes
+    # one. Java's settings records (ServerConfig.defaults) hold the same values for embedders that
+    # never pass through Ruby; java_config_spec keeps the two equal. threads is nil here:
+    # .merge computes it from the cores (.default_threads).
     DEFAULTS = Settings::DEFAULTS
 
     def self.merge(*layers, cores: Etc.nprocessors)

@@ -69,9 +69,9 @@ RSpec.describe Nettyrack::FileSettings do
     end
     default = build.call
     on = build.call(public_dir: dir, public_cache_control: [["/a/", "max-age=1"]], public_dotfiles: true)
-    expect([default.files.publicDir, default.files.sendfile, default.earlyHints]).to eq([nil, false, true])
-    expect([on.files.publicDir.to_s, on.files.sendfile, on.files.dotfiles, on.files.cacheControl.forPath("/a/x")])
+    expect([default.fileSettings.files.publicDir, default.fileSettings.files.sendfile, default.fileSettings.earlyHints]).to eq([nil, false, true])
+    expect([on.fileSettings.files.publicDir.to_s, on.fileSettings.files.sendfile, on.fileSettings.files.dotfiles, on.fileSettings.files.cacheControl.forPath("/a/x")])
       .to eq([dir, true, true, "max-age=1"])
-    expect(build.call(early_hints: false, sendfile: true).then { |c| [c.earlyHints, c.files.sendfile] }).to eq([false, true])
+    expect(build.call(early_hints: false, sendfile: true).then { |c| [c.fileSettings.earlyHints, c.fileSettings.files.sendfile] }).to eq([false, true])
   end
 end

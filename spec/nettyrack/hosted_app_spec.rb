@@ -60,13 +60,13 @@ RSpec.describe Nettyrack::HostedApp do
   it "turns our limits, by their CLI names, into the ServerConfig" do
     write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
     _app, config = boot("max-body-size" => "64k", "body-buffer" => "1k", "max-push-queue" => "2m")
-    expect([config.maxBodySize, config.bodyBufferSize, config.maxPushQueue]).to eq([64 * 1024, 1024, 2 * 1024 * 1024])
+    expect([config.limits.maxBodySize, config.limits.bodyBufferSize, config.push.maxPushQueue]).to eq([64 * 1024, 1024, 2 * 1024 * 1024])
   end
 
   it "takes threads, the CLI's MIN:MAX or MAX, as how many requests run the app at once" do
     write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
     _app, config = boot("threads" => "2:3")
-    expect([config.minThreads, config.maxThreads]).to eq([2, 3])
+    expect([config.workers.minThreads, config.workers.maxThreads]).to eq([2, 3])
   end
 
   it "runs as many requests at once as the CLI would by default, or RAILS_MAX_THREADS" do
@@ -75,7 +75,7 @@ RSpec.describe Nettyrack::HostedApp do
     rails_max = ENV.fetch("RAILS_MAX_THREADS", nil)
     maxes = [nil, "7"].map do |value|
       ENV["RAILS_MAX_THREADS"] = value
-      boot[1].maxThreads
+      boot[1].workers.maxThreads
     end
     expect(maxes).to eq([default_max, 7])
   ensure

@@ -13,27 +13,27 @@ RSpec.describe Nettyrack::JavaConfig do
                    max_header_size: 32_768, max_uri_length: 4096, max_headers: 50, body_buffer: 1024,
                    header_timeout: 1.5, keep_alive_timeout: 20, write_timeout: 0.25, shutdown_timeout: 0,
                    queue_size: 7, io_threads: 3)
-    expect(config.binds.map { |bind| [bind.host, bind.port] }).to eq([["127.0.0.1", 0], ["::1", 8080]])
-    expect([config.minThreads, config.maxThreads, config.queueSize, config.ioThreads]).to eq([3, 9, 7, 3])
-    expect([config.maxBodySize, config.maxHeaderSize, config.maxUriLength, config.maxHeaders, config.bodyBufferSize])
+    expect(config.listen.binds.map { |bind| [bind.host, bind.port] }).to eq([["127.0.0.1", 0], ["::1", 8080]])
+    expect([config.workers.minThreads, config.workers.maxThreads, config.workers.queueSize, config.workers.ioThreads]).to eq([3, 9, 7, 3])
+    expect([config.limits.maxBodySize, config.limits.maxHeaderSize, config.limits.maxUriLength, config.limits.maxHeaders, config.limits.bodyBufferSize])
       .to eq([5_000_000_000, 32_768, 4096, 50, 1024])
-    expect([config.headerTimeoutMillis, config.keepAliveTimeoutMillis, config.writeTimeoutMillis, config.shutdownTimeoutMillis])
+    expect([config.timeouts.headerTimeoutMillis, config.timeouts.keepAliveTimeoutMillis, config.timeouts.writeTimeoutMillis, config.timeouts.shutdownTimeoutMillis])
       .to eq([1500, 20_000, 250, 0])
   end
 
   it "sends the defaults to Java" do
     config = build
-    expect([config.maxBodySize, config.bodyBufferSize, config.headerTimeoutMillis, config.queueSize, config.proxyProtocol])
+    expect([config.limits.maxBodySize, config.limits.bodyBufferSize, config.timeouts.headerTimeoutMillis, config.workers.queueSize, config.listen.proxyProtocol])
       .to eq([100 * 1024 * 1024, 128 * 1024, 30_000, 1024, false])
   end
 
   it "turns on the PROXY protocol" do
-    expect(build(proxy_protocol: true).proxyProtocol).to be(true)
+    expect(build(proxy_protocol: true).listen.proxyProtocol).to be(true)
   end
 
   it "passes the HTTP/2 settings, and Java names the one out of range" do
     config = build(http2: false, max_concurrent_streams: 5, http2_initial_window: 1 << 20)
-    expect([config.http2, config.maxConcurrentStreams, config.http2InitialWindow]).to eq([false, 5, 1 << 20])
+    expect([config.http2Settings.enabled, config.http2Settings.maxConcurrentStreams, config.http2Settings.initialWindow]).to eq([false, 5, 1 << 20])
     expect { build(max_concurrent_streams: 0) }
       .to raise_error(Nettyrack::ConfigError, "max concurrent streams must be 1 or more, got 0")
     expect { build(http2_initial_window: 100) }
@@ -42,8 +42,8 @@ RSpec.describe Nettyrack::JavaConfig do
 
   it "passes the HTTP/2 reset limit in whole seconds, and Java names the value out of range" do
     config = build(http2_max_resets: 1, http2_reset_window: 1)
-    expect([config.http2MaxResets, config.http2ResetWindowMillis]).to eq([1, 1000])
-    expect([build.http2MaxResets, build.http2ResetWindowMillis]).to eq([200, 30_000])
+    expect([config.http2Settings.maxResets, config.http2Settings.resetWindowMillis]).to eq([1, 1000])
+    expect([build.http2Settings.maxResets, build.http2Settings.resetWindowMillis]).to eq([200, 30_000])
     expect { build(http2_max_resets: 0) }
       .to raise_error(Nettyrack::ConfigError, "HTTP/2 max resets must be 1..1000000, got 0")
     expect { build(http2_reset_window: 0.5) }
@@ -52,18 +52,19 @@ RSpec.describe Nettyrack::JavaConfig do
 
   it "has no access log unless given one, and writes a Ruby IO through an OutputStream" do
     io = StringIO.new
-    expect(build.accessLog).to be_nil
-    build(access_log: io).accessLog.write("x".to_java_bytes)
+    expect(build.logs.accessLog).to be_nil
+    build(access_log: io).logs.accessLog.write("x".to_java_bytes)
     expect(io.string).to eq("x")
   end
 
   it "has no control endpoint unless given a URL; a token or none; the access log format" do
-    expect(build.control).to be_nil
-    expect(build.accessLogFormat.name).to eq("COMMON")
-    control = build(control_url: ["127.0.0.1", 9293], control_token: "s3cret", access_log_format: "json")
-    expect([control.control.host, control.control.port, control.control.token, control.accessLogFormat.name])
+    expect(build.controlSettings.control).to be_nil
+    expect(build.logs.accessLogFormat.name).to eq("COMMON")
+    config = build(control_url: ["127.0.0.1", 9293], control_token: "s3cret", access_log_format: "json")
+    control = config.controlSettings.control
+    expect([control.host, control.port, control.token, config.logs.accessLogFormat.name])
       .to eq(["127.0.0.1", 9293, "s3cret", "JSON"])
-    expect(build(control_url: ["::1", 0], control_token: :none).control.token).to be_nil
+    expect(build(control_url: ["::1", 0], control_token: :none).controlSettings.control.token).to be_nil
   end
 
   it "turns Java's refusal into a ConfigError with Java's reason" do
@@ -81,13 +82,19 @@ RSpec.describe Nettyrack::JavaConfig do
   # they must say what Configuration::DEFAULTS says.
   it "has Java fallbacks equal to Configuration::DEFAULTS" do
     fallback = Java::OrgNettyrackCore::ServerConfig.builder.build
+    records = %i[listen workers limits timeouts http2Settings push fileSettings logs controlSettings].map { |r| fallback.public_send(r) }
+    renamed = { http2InitialWindow: :initialWindow, http2MaxResets: :maxResets, http2ResetWindowMillis: :resetWindowMillis }
+    java_value = lambda do |builder|
+      field = renamed.fetch(builder, builder)
+      records.find { |record| record.respond_to?(field) }.public_send(field)
+    end
     Nettyrack::Settings::BUILDER.each do |limit|
-      expect(fallback.public_send(limit.builder)).to eq(limit.to_java(Nettyrack::Configuration::DEFAULTS.fetch(limit.name))),
+      expect(java_value.call(limit.builder)).to eq(limit.to_java(Nettyrack::Configuration::DEFAULTS.fetch(limit.name))),
                                                  limit.name.to_s
     end
     cores = java.lang.Runtime.runtime.available_processors
-    expect([fallback.min_threads, fallback.max_threads]).to eq(Nettyrack::Configuration.default_threads(cores))
-    expect(fallback.proxy_protocol).to eq(Nettyrack::Configuration::DEFAULTS[:proxy_protocol])
-    expect(fallback.http2).to eq(Nettyrack::Configuration::DEFAULTS[:http2])
+    expect([fallback.workers.minThreads, fallback.workers.maxThreads]).to eq(Nettyrack::Configuration.default_threads(cores))
+    expect(fallback.listen.proxyProtocol).to eq(Nettyrack::Configuration::DEFAULTS[:proxy_protocol])
+    expect(fallback.http2Settings.enabled).to eq(Nettyrack::Configuration::DEFAULTS[:http2])
   end
 end

@@ -7,6 +7,7 @@ import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Timeouts;
 import org.nettyrack.netty.tls.TlsListener;
 import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.exchange.BodyCollector;
@@ -60,8 +61,8 @@ public final class HttpPipeline extends ChannelInitializer<Channel> {
         this.tls = tls;
         ServerConfig config = server.config;
         this.decoderConfig = new HttpDecoderConfig()
-            .setMaxInitialLineLength(config.maxUriLength())
-            .setMaxHeaderSize(config.maxHeaderSize())
+            .setMaxInitialLineLength(config.limits().maxUriLength())
+            .setMaxHeaderSize(config.limits().maxHeaderSize())
             .setMaxChunkSize(64 * 1024)
             .setAllowDuplicateContentLengths(false)
             .setHeadersFactory(RequestHeaders.FACTORY);
@@ -78,25 +79,26 @@ public final class HttpPipeline extends ChannelInitializer<Channel> {
         ServerConfig config = server.config;
         if (tls != null) {
             addProxy(p);
-            p.addLast(PipelineNames.TLS, new TlsSniffer(tls.context(), config.headerTimeoutMillis()));
+            p.addLast(PipelineNames.TLS, new TlsSniffer(tls.context(), config.timeouts().headerTimeoutMillis()));
             p.addLast(PipelineNames.TIMEOUTS, timeouts());
             p.addLast(PipelineNames.ALPN, new AlpnRouter(p1 -> addHttp1(p1, false), this::addHttp2));
             return;
         }
         p.addLast(PipelineNames.TIMEOUTS, timeouts());
         addProxy(p);
-        if (config.http2()) {
+        if (config.http2Settings().enabled()) {
             p.addLast(PipelineNames.PREFACE, new Http2Preface(server));
         }
-        addHttp1(p, config.http2());
+        addHttp1(p, config.http2Settings().enabled());
     }
 
     private RequestTimeouts timeouts() {
-        return new RequestTimeouts(server.config.headerTimeoutMillis(), server.config.keepAliveTimeoutMillis());
+        Timeouts timeouts = server.config.timeouts();
+        return new RequestTimeouts(timeouts.headerTimeoutMillis(), timeouts.keepAliveTimeoutMillis());
     }
 
     private void addProxy(ChannelPipeline p) {
-        if (server.config.proxyProtocol()) {
+        if (server.config.listen().proxyProtocol()) {
             p.addLast(PipelineNames.PROXY_DECODER, new HAProxyMessageDecoder());
             p.addLast(PipelineNames.PROXY, new ProxyProtocolHandler(server.errorLog));
         }
@@ -113,14 +115,14 @@ public final class HttpPipeline extends ChannelInitializer<Channel> {
      */
     void addHttp1(ChannelPipeline p, boolean h2cUpgrade) {
         ServerConfig config = server.config;
-        p.addLast(PipelineNames.DECODER, new StrictRequestDecoder(decoderConfig.clone(), config.maxChunkExtensions()));
+        p.addLast(PipelineNames.DECODER, new StrictRequestDecoder(decoderConfig.clone(), config.limits().maxChunkExtensions()));
         p.addLast(PipelineNames.ENCODER, new HttpResponseEncoder());
         p.addLast(PipelineNames.DATE, DateHeader.INSTANCE);
-        p.addLast(PipelineNames.GUARD, new RequestGuard(config.maxHeaders()));
+        p.addLast(PipelineNames.GUARD, new RequestGuard(config.limits().maxHeaders()));
         if (h2cUpgrade) {
             p.addLast(PipelineNames.H2C_UPGRADE, Http2Support.upgradeHandler(server));
         }
-        p.addLast(PipelineNames.CONTINUE, new ExpectContinue(config.maxBodySize()));
+        p.addLast(PipelineNames.CONTINUE, new ExpectContinue(config.limits().maxBodySize()));
         p.addLast(PipelineNames.BODY, new BodyCollector(server, null));
         p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server));
     }

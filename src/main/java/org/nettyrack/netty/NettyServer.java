@@ -11,6 +11,7 @@ import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.ThreadNice;
 import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.config.WorkerSettings;
 import org.nettyrack.core.ops.ServerControl;
 import org.nettyrack.core.ops.ServerStats;
 import org.nettyrack.core.ops.Lifecycle;
@@ -96,11 +97,12 @@ public final class NettyServer {
             throw new IllegalStateException("already started");
         }
         tls = new TlsListeners(config);
-        ThreadNice nice = new ThreadNice(config.workerNice(), config.setPriority(), config.errorLog());
-        pool = new WorkerPool(config.minThreads(), config.maxThreads(), config.queueSize(), nice::apply);
+        WorkerSettings workers = config.workers();
+        ThreadNice nice = new ThreadNice(workers.workerNice(), workers.setPriority(), config.logs().errorLog());
+        pool = new WorkerPool(workers.minThreads(), workers.maxThreads(), workers.queueSize(), nice::apply);
         state = new ServerState(config, handler, pool);
         loops = new ServerLoops(config, transport, new HttpPipeline(state));
-        for (ServerConfig.Bind bind : config.binds()) {
+        for (ServerConfig.Bind bind : config.listen().binds()) {
             try {
                 ServerBootstrap served = tls.of(bind) != null
                     ? loops.bootstrap.clone().childHandler(new HttpPipeline(state, tls.of(bind))) : loops.bootstrap;
@@ -110,8 +112,8 @@ public final class NettyServer {
                 throw e;
             }
         }
-        if (config.control() != null) {
-            startControl(config.control());
+        if (config.controlSettings().control() != null) {
+            startControl(config.controlSettings().control());
         }
     }
 
@@ -182,10 +184,9 @@ public final class NettyServer {
     }
 
     private void startControl(ServerConfig.Control settings) throws BindException, InterruptedException {
-        ServerControl actions = new ServerControl(this::stats, pool, handler, config.controlTimeoutMillis(), orders,
-            lifecycle);
-        control = new ControlServer(settings, config.keepAliveTimeoutMillis() + config.controlTimeoutMillis(),
-            actions, transport);
+        long waitMillis = config.controlSettings().controlTimeoutMillis();
+        ServerControl actions = new ServerControl(this::stats, pool, handler, waitMillis, orders, lifecycle);
+        control = new ControlServer(settings, config.timeouts().keepAliveTimeoutMillis() + waitMillis, actions, transport);
         try {
             control.start(inherited);
         } catch (Exception e) {
@@ -270,7 +271,7 @@ public final class NettyServer {
         if (state == null || state.draining) {
             return true; // not started, or stopped already: stop() holds the lock throughout
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.shutdownTimeoutMillis());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.timeouts().shutdownTimeoutMillis());
         listeners.close();
         state.draining = true; // from here on isRunning() is false: nothing accepts any more
         lifecycle.enter(Lifecycle.Phase.DRAINING);

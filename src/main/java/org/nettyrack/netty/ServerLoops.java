@@ -41,7 +41,7 @@ final class ServerLoops {
      * slower here, since the loops compete with the worker threads for the same cores.
      */
     private static int ioThreads(ServerConfig config) {
-        return config.ioThreads() > 0 ? config.ioThreads() : Runtime.getRuntime().availableProcessors();
+        return config.workers().ioThreads() > 0 ? config.workers().ioThreads() : Runtime.getRuntime().availableProcessors();
     }
 
     /** Ends the loops, each within a second or two. */

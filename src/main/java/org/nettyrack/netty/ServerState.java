@@ -40,8 +40,8 @@ public final class ServerState {
 
     /** clock: nanoseconds for the public files' cache time (tests give the event loop's ticker). */
     public ServerState(ServerConfig config, RackHandler handler, Workers workers, LongSupplier clock) {
-        this(config, handler, workers, config.accessLog() == null ? null
-            : new AccessLog(config.accessLog(), config.accessLogFormat()), PublicFiles.of(config, clock));
+        this(config, handler, workers, config.logs().accessLog() == null ? null
+            : new AccessLog(config.logs().accessLog(), config.logs().accessLogFormat()), PublicFiles.of(config, clock));
     }
 
     private ServerState(ServerConfig config, RackHandler handler, Workers workers, AccessLog accessLog,
@@ -50,8 +50,8 @@ public final class ServerState {
         this.handler = handler;
         this.workers = workers;
         this.accessLog = accessLog;
-        this.errorLog = config.errorLog();
-        this.connections = new ConnectionLimit(config.connectionCap());
+        this.errorLog = config.logs().errorLog();
+        this.connections = new ConnectionLimit(config.workers().connectionCap());
         this.publicFiles = publicFiles;
     }
 

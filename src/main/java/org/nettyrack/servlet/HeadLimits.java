@@ -21,9 +21,9 @@ final class HeadLimits {
     private final int maxHeaders;
 
     HeadLimits(ServerConfig config) {
-        this.maxRequestLine = config.maxUriLength();
-        this.maxHeaderSize = config.maxHeaderSize();
-        this.maxHeaders = config.maxHeaders();
+        this.maxRequestLine = config.limits().maxUriLength();
+        this.maxHeaderSize = config.limits().maxHeaderSize();
+        this.maxHeaders = config.limits().maxHeaders();
     }
 
     /** 0 when the request's head is within the limits, else the status to refuse it with. */

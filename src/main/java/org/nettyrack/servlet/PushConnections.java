@@ -29,7 +29,7 @@ final class PushConnections {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     PushConnections(ServerConfig config) {
-        this.workers = new WorkerPool(0, config.maxThreads(), config.queueSize());
+        this.workers = new WorkerPool(0, config.workers().maxThreads(), config.workers().queueSize());
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "nettyrack-push-timer");
             thread.setDaemon(true);

@@ -21,7 +21,7 @@ final class RequestBodies {
 
     /** The whole body, or null when it is larger than allowed (the caller answers 413). */
     static RequestBody read(HttpServletRequest request, ServerConfig config) throws IOException {
-        RequestBodyBuffer buffer = new RequestBodyBuffer(config.bodyBufferSize(), config.maxBodySize());
+        RequestBodyBuffer buffer = new RequestBodyBuffer(config.limits().bodyBufferSize(), config.limits().maxBodySize());
         long declared = request.getContentLengthLong();
         if (declared >= 0 && !buffer.accepts(declared)) {
             return null;

@@ -63,7 +63,7 @@ final class ServletDoor {
         this.filterSeesAsync = filterSeesAsync;
         this.config = app.config();
         this.statics = statics;
-        this.workers = new WorkerPool(config.minThreads(), config.maxThreads(), Integer.MAX_VALUE);
+        this.workers = new WorkerPool(config.workers().minThreads(), config.workers().maxThreads(), Integer.MAX_VALUE);
         this.upgrades = new Upgrades(context, config, errorLog);
         this.headLimits = new HeadLimits(config);
     }
@@ -75,7 +75,7 @@ final class ServletDoor {
     void close() {
         upgrades.close();
         try {
-            workers.shutdown(config.shutdownTimeoutMillis());
+            workers.shutdown(config.timeouts().shutdownTimeoutMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -68,8 +68,8 @@ final class Upgrades {
         ServletHeaders.copy(resp, sent, PushHead.sse(headers));
         resp.setHeader("connection", "close"); // the stream's end is the connection's, as behind the Netty door
         ServletOutputStream out = resp.getOutputStream();
-        EventStreamConnection connection = new EventStreamConnection(async, out, pushes, config.maxPushQueue(),
-            config.pushTimeoutMillis());
+        EventStreamConnection connection = new EventStreamConnection(async, out, pushes, config.push().maxPushQueue(),
+            config.push().pushTimeoutMillis());
         connection.attach(new PushSession(pushes.workers, endpoint, connection, () -> { }, errorLog));
         async.addListener(connection);
         pushes.opened(connection);

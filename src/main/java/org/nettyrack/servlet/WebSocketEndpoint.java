@@ -50,9 +50,9 @@ public final class WebSocketEndpoint extends Endpoint implements PushConnections
 
     @Override
     public void onOpen(Session session, EndpointConfig endpointConfig) {
-        session.setMaxTextMessageBufferSize(config.maxMessageSize());
-        session.setMaxBinaryMessageBufferSize(config.maxMessageSize());
-        connection = new WebSocketConnection(session, pushes, config.maxPushQueue(), config.pushTimeoutMillis());
+        session.setMaxTextMessageBufferSize(config.push().maxMessageSize());
+        session.setMaxBinaryMessageBufferSize(config.push().maxMessageSize());
+        connection = new WebSocketConnection(session, pushes, config.push().maxPushQueue(), config.push().pushTimeoutMillis());
         callbacks = new PushSession(pushes.workers, app, connection, () -> { }, errorLog);
         connection.callbacks(callbacks);
         session.addMessageHandler(String.class, (MessageHandler.Whole<String>) text -> {

@@ -7,20 +7,29 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.config.ControlSettings;
+import org.nettyrack.core.config.FileSettings;
+import org.nettyrack.core.config.Http2Settings;
+import org.nettyrack.core.config.Listen;
+import org.nettyrack.core.config.LogSettings;
+import org.nettyrack.core.config.PushSettings;
+import org.nettyrack.core.config.RequestLimits;
+import org.nettyrack.core.config.Timeouts;
+import org.nettyrack.core.config.WorkerSettings;
 
 class ServerConfigTest {
     @Test
     void defaultsAreSaneAndListenOn9292() {
         ServerConfig c = ServerConfig.builder().build();
-        assertEquals("http://0.0.0.0:9292", c.binds().get(0).url());
+        assertEquals("http://0.0.0.0:9292", c.listen().binds().get(0).url());
         int cores = Runtime.getRuntime().availableProcessors();
-        assertEquals(cores, c.minThreads());
-        assertEquals(Math.max(4, 2 * cores), c.maxThreads(), "few threads beyond the cores: see Configuration.default_threads");
-        assertEquals(100L * 1024 * 1024, c.maxBodySize());
-        assertEquals(8 * 1024, c.maxUriLength());
-        assertEquals(16 * 1024, c.maxHeaderSize());
-        assertFalse(c.proxyProtocol(), "a PROXY header is only expected when asked for");
-        assertEquals(10, c.workerNice(), "the JIT compiles ahead of the app while both want the cores");
+        assertEquals(cores, c.workers().minThreads());
+        assertEquals(Math.max(4, 2 * cores), c.workers().maxThreads(), "few threads beyond the cores: see Configuration.default_threads");
+        assertEquals(100L * 1024 * 1024, c.limits().maxBodySize());
+        assertEquals(8 * 1024, c.limits().maxUriLength());
+        assertEquals(16 * 1024, c.limits().maxHeaderSize());
+        assertFalse(c.listen().proxyProtocol(), "a PROXY header is only expected when asked for");
+        assertEquals(10, c.workers().workerNice(), "the JIT compiles ahead of the app while both want the cores");
     }
 
     @Test
@@ -32,15 +41,15 @@ class ServerConfigTest {
         assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().maxHeaders(0).build());
         assertEquals("worker nice must be 0 to 19, got 20", assertThrows(IllegalArgumentException.class,
             () -> ServerConfig.builder().workerNice(20).build()).getMessage());
-        assertEquals(19, ServerConfig.builder().workerNice(19).build().workerNice());
+        assertEquals(19, ServerConfig.builder().workerNice(19).build().workers().workerNice());
     }
 
     @Test
     void theFileCacheHasItsDefaultsAndBounds() {
         ServerConfig defaults = ServerConfig.builder().build();
-        assertEquals(1_000, defaults.fileCacheMillis());
-        assertEquals(1_024, defaults.fileCacheEntries());
-        assertEquals(0, ServerConfig.builder().fileCacheMillis(0).build().fileCacheMillis(), "0: no cache");
+        assertEquals(1_000, defaults.fileSettings().fileCacheMillis());
+        assertEquals(1_024, defaults.fileSettings().fileCacheEntries());
+        assertEquals(0, ServerConfig.builder().fileCacheMillis(0).build().fileSettings().fileCacheMillis(), "0: no cache");
         assertEquals("file cache time must be 0 to 3600 s, got 3600.001 s", assertThrows(IllegalArgumentException.class,
             () -> ServerConfig.builder().fileCacheMillis(3_600_001).build()).getMessage());
         assertEquals("file cache entries must be 1 to 1000000, got 0", assertThrows(IllegalArgumentException.class,
@@ -50,11 +59,11 @@ class ServerConfigTest {
     @Test
     void theHttp2ResetLimitHasItsDefaultsAndBounds() {
         ServerConfig defaults = ServerConfig.builder().build();
-        assertEquals(200, defaults.http2MaxResets());
-        assertEquals(30_000, defaults.http2ResetWindowMillis());
+        assertEquals(200, defaults.http2Settings().maxResets());
+        assertEquals(30_000, defaults.http2Settings().resetWindowMillis());
         ServerConfig edges = ServerConfig.builder().http2MaxResets(1_000_000).http2ResetWindowMillis(3_600_000).build();
-        assertEquals(1_000_000, edges.http2MaxResets());
-        assertEquals(1, ServerConfig.builder().http2MaxResets(1).http2ResetWindowMillis(1_000).build().http2MaxResets());
+        assertEquals(1_000_000, edges.http2Settings().maxResets());
+        assertEquals(1, ServerConfig.builder().http2MaxResets(1).http2ResetWindowMillis(1_000).build().http2Settings().maxResets());
         assertEquals("HTTP/2 max resets must be 1..1000000, got 0", assertThrows(IllegalArgumentException.class,
             () -> ServerConfig.builder().http2MaxResets(0).build()).getMessage());
         assertThrows(IllegalArgumentException.class, () -> ServerConfig.builder().http2MaxResets(1_000_001).build());
@@ -69,18 +78,18 @@ class ServerConfigTest {
     void theConnectionCapLeavesFilesForEverythingElse() {
         java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         long files = ((com.sun.management.UnixOperatingSystemMXBean) os).getMaxFileDescriptorCount();
-        assertEquals(0, ServerConfig.builder().build().maxConnections());
-        assertEquals(Math.max(64, files - ServerConfig.FILES_KEPT_FREE), ServerConfig.builder().build().connectionCap());
-        assertEquals(300, ServerConfig.builder().maxConnections(300).build().connectionCap());
+        assertEquals(0, ServerConfig.builder().build().workers().maxConnections());
+        assertEquals(Math.max(64, files - WorkerSettings.FILES_KEPT_FREE), ServerConfig.builder().build().workers().connectionCap());
+        assertEquals(300, ServerConfig.builder().maxConnections(300).build().workers().connectionCap());
     }
 
     @Test
     void hasNoControlEndpointUnlessOneIsConfigured() {
         ServerConfig c = ServerConfig.builder().build();
-        assertNull(c.control());
-        assertEquals(5_000, c.controlTimeoutMillis());
-        assertEquals(AccessLogFormat.COMMON, c.accessLogFormat());
-        ServerConfig.Control control = ServerConfig.builder().control("127.0.0.1", 0, null).build().control();
+        assertNull(c.controlSettings().control());
+        assertEquals(5_000, c.controlSettings().controlTimeoutMillis());
+        assertEquals(AccessLogFormat.COMMON, c.logs().accessLogFormat());
+        ServerConfig.Control control = ServerConfig.builder().control("127.0.0.1", 0, null).build().controlSettings().control();
         assertEquals(new ServerConfig.Control("127.0.0.1", 0, null), control);
     }
 
@@ -114,9 +123,9 @@ class ServerConfigTest {
             .bind(new ServerConfig.Bind("ssl", "::1", 9443, null, java.util.Map.of("cert", "c.pem")))
             .bind(new ServerConfig.Bind("unix", null, 0, "/run/app.sock", java.util.Map.of("mode", "0660")))
             .build();
-        assertEquals("https://[::1]:9443", c.binds().get(0).url());
-        assertEquals("c.pem", c.binds().get(0).params().get("cert"));
-        assertEquals("unix:///run/app.sock", c.binds().get(1).url());
+        assertEquals("https://[::1]:9443", c.listen().binds().get(0).url());
+        assertEquals("c.pem", c.listen().binds().get(0).params().get("cert"));
+        assertEquals("unix:///run/app.sock", c.listen().binds().get(1).url());
         assertEquals("http://[::1]:8080", new ServerConfig.Bind("::1", 0).withPort(8080).url());
     }
 
@@ -146,6 +155,55 @@ class ServerConfigTest {
                 assertThrows(IllegalArgumentException.class, () ->
                     ServerConfig.builder().bind(unix(java.util.Map.of("backlog", backlog))).build()).getMessage());
         }
+    }
+
+    @Test
+    void aBuilderGivenNothingBuildsTheDefaults() {
+        ServerConfig built = ServerConfig.builder().build();
+        assertEquals(ServerConfig.defaults(), built);
+        assertEquals(RequestLimits.DEFAULTS, built.limits());
+        assertEquals(Timeouts.DEFAULTS, built.timeouts());
+        assertEquals(WorkerSettings.DEFAULTS, built.workers());
+        assertEquals(Listen.DEFAULTS, built.listen());
+        assertEquals(Http2Settings.DEFAULTS, built.http2Settings());
+        assertEquals(PushSettings.DEFAULTS, built.push());
+        assertEquals(FileSettings.DEFAULTS, built.fileSettings());
+        assertEquals(LogSettings.DEFAULTS, built.logs());
+        assertEquals(ControlSettings.DEFAULTS, built.controlSettings());
+    }
+
+    @Test
+    void everyBuilderSettingReachesItsRecord() {
+        java.io.ByteArrayOutputStream access = new java.io.ByteArrayOutputStream();
+        ThreadNice.SetPriority priority = (tid, nice) -> 0;
+        ServerConfig c = ServerConfig.builder().bind("127.0.0.1", 1).proxyProtocol(true)
+            .threads(2, 3).queueSize(4).maxConnections(5).ioThreads(6).workerNice(7).setPriority(priority)
+            .maxUriLength(100).maxHeaderSize(300).maxHeaders(8).maxChunkExtensions(400).maxBodySize(9).bodyBufferSize(10)
+            .headerTimeoutMillis(11).bodyTimeoutMillis(12).bodyMinRate(13).keepAliveTimeoutMillis(14).writeTimeoutMillis(15)
+            .shutdownTimeoutMillis(16)
+            .http2(false).maxConcurrentStreams(17).http2InitialWindow(2048).http2MaxResets(18).http2ResetWindowMillis(19_000)
+            .maxMessageSize(200).maxPushQueue(2000).pushTimeoutMillis(500)
+            .files(org.nettyrack.core.files.FileOptions.NONE).fileCacheMillis(20).fileCacheEntries(21).earlyHints(false)
+            .accessLog(access).accessLogFormat("json").errorLog(null)
+            .control("127.0.0.1", 22, "t").controlTimeoutMillis(23)
+            .build();
+        assertEquals(new Listen(java.util.List.of(new ServerConfig.Bind("127.0.0.1", 1)), true), c.listen());
+        assertEquals(new WorkerSettings(2, 3, 4, 5, 6, 7, priority), c.workers());
+        assertEquals(new RequestLimits(100, 300, 8, 400, 9, 10), c.limits());
+        assertEquals(new Timeouts(11, 12, 13, 14, 15, 16), c.timeouts());
+        assertEquals(new Http2Settings(false, 17, 2048, 18, 19_000), c.http2Settings());
+        assertEquals(new PushSettings(200, 2000, 500), c.push());
+        assertEquals(new FileSettings(org.nettyrack.core.files.FileOptions.NONE, 20, 21, false), c.fileSettings());
+        assertEquals(new LogSettings(access, AccessLogFormat.JSON, LogSettings.DEFAULTS.errorLog()), c.logs());
+        assertEquals(new ControlSettings(new ServerConfig.Control("127.0.0.1", 22, "t"), 23), c.controlSettings());
+    }
+
+    @Test
+    void aConfigMadeWithoutTheBuilderIsCheckedToo() {
+        assertEquals("max headers must be 1 or more, got 0", assertThrows(IllegalArgumentException.class, () ->
+            new ServerConfig(Listen.DEFAULTS, WorkerSettings.DEFAULTS, new RequestLimits(64, 256, 0, 256, 0, 0),
+                Timeouts.DEFAULTS, Http2Settings.DEFAULTS, PushSettings.DEFAULTS, FileSettings.DEFAULTS, LogSettings.DEFAULTS,
+                ControlSettings.DEFAULTS)).getMessage());
     }
 
     private static ServerConfig.Bind unix(java.util.Map<String, String> params) {

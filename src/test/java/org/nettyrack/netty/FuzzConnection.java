@@ -101,7 +101,7 @@ final class FuzzConnection {
         }
         if (idleFirst) {
             quietCloseAllowed = true;
-            channel.advanceTimeBy(config.headerTimeoutMillis() + config.keepAliveTimeoutMillis() + 1, TimeUnit.MILLISECONDS);
+            channel.advanceTimeBy(config.timeouts().headerTimeoutMillis() + config.timeouts().keepAliveTimeoutMillis() + 1, TimeUnit.MILLISECONDS);
             channel.runScheduledPendingTasks();
             collect();
             if (!channel.isOpen()) {

@@ -4,7 +4,7 @@ package org.nettyrack.core.push;
  * The transport's side of an upgraded connection (a WebSocket, or an SSE stream), safe to use
  * from any thread. Writes never block: they queue, and the transport sends them in order.
  * A client that stops reading cannot grow the queue past the configured limit
- * ({@link org.nettyrack.core.ServerConfig#maxPushQueue()}): the write that would pass it
+ * ({@link org.nettyrack.core.config.PushSettings#maxPushQueue()}): the write that would pass it
  * returns false and the connection is closed (WebSocket status 1008).
  *
  * <p>How a transport builds one (the Netty door's is {@code NettyPushConnection}; the servlet

@@ -78,13 +78,13 @@ public final class BodyCollector extends ChannelInboundHandlerAdapter {
 
     private void startRequest(HttpRequest request) {
         ctx.pipeline().fireUserEventTriggered(ConnectionEvent.REQUEST_HEAD);
-        body = new RequestBodyBuffer(server.config.bodyBufferSize(), server.config.maxBodySize());
+        body = new RequestBodyBuffer(server.config.limits().bodyBufferSize(), server.config.limits().maxBodySize());
         if (!body.accepts(HttpUtil.getContentLength(request, 0L))) {
             refuse(new Refusal(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, HttpMethod.HEAD.equals(request.method())));
             return;
         }
         head = request;
-        bodyDeadline = new BodyDeadline(ctx.executor().ticker().nanoTime(), server.config.bodyTimeoutMillis(), server.config.bodyMinRate());
+        bodyDeadline = new BodyDeadline(ctx.executor().ticker().nanoTime(), server.config.timeouts().bodyTimeoutMillis(), server.config.timeouts().bodyMinRate());
         headNanos = System.nanoTime();
         String connectProtocol = ctx.channel().attr(Http2Request.CONNECT_PROTOCOL).get();
         if (connectProtocol != null) {
@@ -146,7 +146,7 @@ public final class BodyCollector extends ChannelInboundHandlerAdapter {
         long left = bodyDeadline.remainingNanos(ctx.executor().ticker().nanoTime());
         if (left > 0 || !ctx.channel().config().isAutoRead()) {
             // Still earning time, or the dispatcher paused reading: not the client's fault.
-            scheduleBodyCheck(left > 0 ? left : server.config.bodyTimeoutMillis() * 1_000_000L);
+            scheduleBodyCheck(left > 0 ? left : server.config.timeouts().bodyTimeoutMillis() * 1_000_000L);
             return;
         }
         refuse(HttpResponseStatus.REQUEST_TIMEOUT);

@@ -67,7 +67,7 @@ public final class NettyResponseSink implements ResponseSink {
         this.request = request;
         this.server = server;
         this.done = channel.eventLoop().newPromise();
-        this.backpressure = new WriteBackpressure(channel, server.config.writeTimeoutMillis());
+        this.backpressure = new WriteBackpressure(channel, server.config.timeouts().writeTimeoutMillis());
     }
 
     /** The worker queue was full: 503 without running the application. */
@@ -175,12 +175,12 @@ public final class NettyResponseSink implements ResponseSink {
 
     @Override
     public boolean honoursSendfile() {
-        return server.config.files().sendfile();
+        return server.config.fileSettings().files().sendfile();
     }
 
     @Override
     public boolean acceptsEarlyHints() {
-        return server.config.earlyHints() && !cycle.committed() && pendingHead == null && http11();
+        return server.config.fileSettings().earlyHints() && !cycle.committed() && pendingHead == null && http11();
     }
 
     /** A 103 before the final response (RFC 8297); nothing once the response has begun. */
@@ -237,7 +237,7 @@ public final class NettyResponseSink implements ResponseSink {
         cycle.handOver();
         pendingHead = null;
         ResponseOutcome hijacked = new ResponseOutcome.Hijacked(headers == null ? 0 : status);
-        return new NettyHijack(channel, status, headers, server.config.keepAliveTimeoutMillis(), () -> done.trySuccess(hijacked));
+        return new NettyHijack(channel, status, headers, server.config.timeouts().keepAliveTimeoutMillis(), () -> done.trySuccess(hijacked));
     }
 
     void wakeWriter() {

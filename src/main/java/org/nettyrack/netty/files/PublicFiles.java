@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.FileSettings;
 import org.nettyrack.core.files.FileOptions;
 import org.nettyrack.core.files.FileResponse;
 import org.nettyrack.core.files.PublicDir;
@@ -95,14 +96,15 @@ public final class PublicFiles {
 
     /** The public files of this server, or null when it has no public directory; clock: nanoseconds, for the cache. */
     public static PublicFiles of(ServerConfig config, LongSupplier clock) {
-        FileOptions options = config.files();
+        FileSettings settings = config.fileSettings();
+        FileOptions options = settings.files();
         if (options.publicDir() == null) {
             return null;
         }
         try {
             PublicDir dir = new PublicDir(options.publicDir(), options.dotfiles());
-            return new PublicFiles(new PublicFileCache(dir, TimeUnit.MILLISECONDS.toNanos(config.fileCacheMillis()),
-                config.fileCacheEntries(), clock), options, config.fileCacheMillis() > 0 ? config.fileCacheEntries() : 0);
+            return new PublicFiles(new PublicFileCache(dir, TimeUnit.MILLISECONDS.toNanos(settings.fileCacheMillis()),
+                settings.fileCacheEntries(), clock), options, settings.fileCacheMillis() > 0 ? settings.fileCacheEntries() : 0);
         } catch (IOException e) {
             throw new IllegalArgumentException("public directory: " + e.getMessage(), e);
         }

@@ -110,7 +110,7 @@ final class Http2Streams extends ChannelInboundHandlerAdapter {
             if (open.isEmpty()) {
                 ctx.close();
             }
-        }, server.config.keepAliveTimeoutMillis(), TimeUnit.MILLISECONDS);
+        }, server.config.timeouts().keepAliveTimeoutMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void cancelIdle() {

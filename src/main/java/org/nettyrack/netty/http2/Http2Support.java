@@ -117,20 +117,20 @@ public final class Http2Support {
     /** Netty's frame codec with the configured limits and its flood protections switched on. */
     static Http2FrameCodec frameCodec(ServerConfig config) {
         Http2Settings settings = Http2Settings.defaultSettings()
-            .maxConcurrentStreams(config.maxConcurrentStreams())
-            .initialWindowSize(config.http2InitialWindow())
-            .maxHeaderListSize(config.maxHeaderSize())
+            .maxConcurrentStreams(config.http2Settings().maxConcurrentStreams())
+            .initialWindowSize(config.http2Settings().initialWindow())
+            .maxHeaderListSize(config.limits().maxHeaderSize())
             .connectProtocolEnabled(true); // RFC 8441: WebSockets and rack.protocol on a stream
-        int resetWindowSeconds = (int) (config.http2ResetWindowMillis() / 1000);
+        int resetWindowSeconds = (int) (config.http2Settings().resetWindowMillis() / 1000);
         return Http2FrameCodecBuilder.forServer()
             .initialSettings(settings)
             .validateHeaders(true)
             // A request without :method, :scheme or :path is malformed (RFC 9113 section
             // 8.3.1): a stream error, not a request for the app.
             .validateRequiredPseudoHeaders(true)
-            .gracefulShutdownTimeoutMillis(config.shutdownTimeoutMillis())
-            .decoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)
-            .encoderEnforceMaxRstFramesPerWindow(config.http2MaxResets(), resetWindowSeconds)
+            .gracefulShutdownTimeoutMillis(config.timeouts().shutdownTimeoutMillis())
+            .decoderEnforceMaxRstFramesPerWindow(config.http2Settings().maxResets(), resetWindowSeconds)
+            .encoderEnforceMaxRstFramesPerWindow(config.http2Settings().maxResets(), resetWindowSeconds)
             .build();
     }
 
@@ -139,8 +139,8 @@ public final class Http2Support {
         p.addLast(PipelineNames.H2_STREAM_CODEC, new Http2StreamFrameToHttpObjectCodec(true, false));
         p.addLast(PipelineNames.DATE, DateHeader.INSTANCE);
         p.addLast(PipelineNames.H2_REQUEST, Http2Request.INSTANCE);
-        p.addLast(PipelineNames.GUARD, new RequestGuard(server.config.maxHeaders()));
-        p.addLast(PipelineNames.CONTINUE, new ExpectContinue(server.config.maxBodySize()));
+        p.addLast(PipelineNames.GUARD, new RequestGuard(server.config.limits().maxHeaders()));
+        p.addLast(PipelineNames.CONTINUE, new ExpectContinue(server.config.limits().maxBodySize()));
         p.addLast(PipelineNames.BODY, new BodyCollector(server, PROTOCOL));
         p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server));
     }

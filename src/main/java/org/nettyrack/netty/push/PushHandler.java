@@ -53,7 +53,7 @@ final class PushHandler extends ChannelDuplexHandler {
         this.connection = connection;
         this.session = session;
         this.active = active;
-        this.maxMessageSize = server.config.maxMessageSize();
+        this.maxMessageSize = server.config.push().maxMessageSize();
         this.errorLog = server.errorLog;
         this.idle = connection.idle();
     }

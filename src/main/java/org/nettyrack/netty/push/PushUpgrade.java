@@ -76,8 +76,8 @@ public final class PushUpgrade {
         ServerConfig config = server.config;
         Upgrade protocol = request.upgrade();
         PushFraming framing = protocol == Upgrade.WEBSOCKET ? PushFraming.WEBSOCKET : PushFraming.SSE;
-        NettyPushConnection connection = new NettyPushConnection(channel, framing, config.maxPushQueue(),
-            config.pushTimeoutMillis());
+        NettyPushConnection connection = new NettyPushConnection(channel, framing, config.push().maxPushQueue(),
+            config.push().pushTimeoutMillis());
         PushSession session = new PushSession(server.workers, accepted.endpoint(), connection,
             () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)), server.errorLog);
         PushHandler handler = new PushHandler(connection, session, server, active);
@@ -110,7 +110,7 @@ public final class PushUpgrade {
     }
 
     private static WebSocketServerExtension deflate(HttpRequest head, ServerConfig config) {
-        return WebSocketDeflate.negotiate(head.headers().get(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS), config.maxMessageSize());
+        return WebSocketDeflate.negotiate(head.headers().get(HttpHeaderNames.SEC_WEBSOCKET_EXTENSIONS), config.push().maxMessageSize());
     }
 
     /**
@@ -119,8 +119,8 @@ public final class PushUpgrade {
      */
     private static WebSocketDecoderConfig decoderConfig(WebSocketServerExtension deflate, ServerConfig config) {
         return WebSocketDecoderConfig.newBuilder()
-            .maxFramePayloadLength(deflate == null ? config.maxMessageSize()
-                : WebSocketDeflate.maxCompressedFrame(config.maxMessageSize()))
+            .maxFramePayloadLength(deflate == null ? config.push().maxMessageSize()
+                : WebSocketDeflate.maxCompressedFrame(config.push().maxMessageSize()))
             .allowExtensions(deflate != null)
             .closeOnProtocolViolation(false)
             .build();
@@ -196,7 +196,7 @@ public final class PushUpgrade {
             last = "wsdeflate-encoder";
         }
         p.addAfter(last, "wsutf8", new Utf8FrameValidator(false));
-        p.addAfter("wsutf8", "wsaggregator", new WebSocketFrameAggregator(config.maxMessageSize()));
+        p.addAfter("wsutf8", "wsaggregator", new WebSocketFrameAggregator(config.push().maxMessageSize()));
     }
 
     /** The event stream's head, then its body as chunks (HTTP/1.1) or up to the close (HTTP/1.0). */

@@ -15,7 +15,7 @@ public final class TlsListeners {
 
     /** Reads the files of every {@code ssl://} bind of config; throws saying which cannot be used. */
     public TlsListeners(ServerConfig config) throws TlsSetupException {
-        for (ServerConfig.Bind bind : config.binds()) {
+        for (ServerConfig.Bind bind : config.listen().binds()) {
             if ("ssl".equals(bind.scheme())) {
                 byBind.put(bind, new TlsListener(bind));
             }
@@ -32,7 +32,7 @@ public final class TlsListeners {
      * server is built (the launcher calls it ahead of loading the application).
      */
     public static void check(ServerConfig config) throws TlsSetupException {
-        for (ServerConfig.Bind bind : config.binds()) {
+        for (ServerConfig.Bind bind : config.listen().binds()) {
             if ("ssl".equals(bind.scheme())) {
                 TlsSettings.context(bind);
             }
@@ -55,6 +55,6 @@ public final class TlsListeners {
 
     /** The TLS implementation serving config's ssl:// listeners ({@link TlsEngine}), or null without any. */
     public static String engine(ServerConfig config) {
-        return config.binds().stream().anyMatch(b -> "ssl".equals(b.scheme())) ? TlsEngine.description() : null;
+        return config.listen().binds().stream().anyMatch(b -> "ssl".equals(b.scheme())) ? TlsEngine.description() : null;
     }
 }
