@@ -14,7 +14,6 @@ import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.BindException;
-import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.ops.Control;
