@@ -3,6 +3,7 @@
 require "etc"
 require "optparse"
 require_relative "configuration"
+require_relative "puma_answers"
 require_relative "settings"
 require_relative "version"
 
@@ -14,7 +15,7 @@ module Nettyrack
   #   bin/nettyrack → Launcher → here (flags and --help made from the SETTINGS rows, read by
   #   Setting#read) → Configuration.merge → JavaConfig → ServerConfig (Java) → Server
   class CLI
-    attr_reader :settings, :config_file, :action
+    attr_reader :settings, :config_file, :no_config, :action
 
     # env: where `--pubsub redis` finds $REDIS_URL.
     def initialize(cores: Etc.nprocessors, env: ENV)
@@ -22,6 +23,7 @@ module Nettyrack
       @env = env
       @settings = {}
       @config_file = nil
+      @no_config = false
       @action = :run
       @parser = build_parser
     end
@@ -33,18 +35,14 @@ module Nettyrack
       @settings[:rackup] = rest.first if rest.first
       self
     rescue OptionParser::ParseError => e
-      raise ConfigError, "invalid option: #{e.args.first}: #{PUMA_WORKERS}" if puma_workers?(e)
-
       raise ConfigError, "#{e.message} (see nettyrack --help)"
     end
 
-    PUMA_WORKERS = "nettyrack runs one process that uses every core (no forked workers); " \
-                   "leave it out, and size the threads with -t MIN:MAX (see nettyrack --help)"
-
-    # Puma's cluster flag (-w/--workers): no use here, and OptionParser's guess would mislead.
-    def puma_workers?(error)
-      error.is_a?(OptionParser::InvalidOption) && error.args.first.to_s.match?(/\A(-w|--workers)(=|\z)/)
-    end
+    # Puma's flags of cluster mode and forking: accepted, and answered once at boot (PumaAnswers).
+    PUMA_FLAGS = { ["-w", "--workers N", "Puma's cluster mode: one JVM uses every core here"] => :workers,
+                   ["--preload", "Puma's: the app always loads once, before serving"] => :preload_app!,
+                   ["--fork-worker [REQUESTS]", "Puma's: no forked workers here"] => :fork_worker,
+                   ["--prune-bundler", "Puma's: no forked workers here (each said at boot)"] => :prune_bundler }.freeze
 
     def help
       @parser.help
@@ -60,6 +58,7 @@ module Nettyrack
           opts.separator "\n#{heading}"
           config_flag(opts) if group == :running
           Settings.in_group(group).each { |row| flags(opts, row) }
+          puma_flags(opts) if group == :process
         end
         common(opts)
         notes(opts)
@@ -67,9 +66,12 @@ module Nettyrack
     end
 
     def config_flag(opts)
-      opts.on("-C", "--config FILE", "read settings from a Ruby config file; flags win over it") do |value|
+      opts.on("-C", "--config FILE", "read settings from a Ruby config file (a Puma config",
+               "file too); flags win over it. Default: config/nettyrack.rb,",
+               "else config/puma.rb, when there") do |value|
         @config_file = value
       end
+      opts.on("--no-config", "read no config file, even if one of those is there") { @no_config = true }
     end
 
     # A SETTINGS row's flag (none for a setting that has none), then its other spellings.
@@ -81,6 +83,15 @@ module Nettyrack
         row.lay(@settings, read(row.flag) { row.read(value, @env) })
       end
       row.also.select(&:flag).each { |aka| opts.on(aka.flag, aka.help) { row.lay(@settings, aka.value) } }
+    end
+
+    def puma_flags(opts)
+      PUMA_FLAGS.each do |switches, name|
+        opts.on(*switches) do |value|
+          spelled = [switches.find { |switch| switch.start_with?("--") }[/\A[\w-]+/], value == true ? nil : value].compact.join(" ")
+          Settings.fetch(:not_applied).lay(@settings, PumaAnswers.line(name, spelled, "command line"))
+        end
+      end
     end
 
     def common(opts)
@@ -101,6 +112,8 @@ module Nettyrack
           so does `nettyrack ctl stop` (POST /stop) with --control-url.
         SIGUSR2 (or SIGUSR1, or `nettyrack ctl restart`): hot restart. The same command starts
           again, takes the listening sockets over, warms up, serves; then this process drains.
+        SIGHUP: reopen the log files (--redirect-stdout/--redirect-stderr, --access-log) and
+          reload the certificates of ssl:// listeners.
         `nettyrack war [APP_DIR]` packages the app as a WAR (see `nettyrack war --help`).
       NOTES
     end

@@ -94,6 +94,14 @@ module Nettyrack
       raise ConfigError, "#{value.inspect} is not an access log format (use common or json)"
     end
 
+    # A file's path (a String or a Pathname), not empty.
+    def path(value)
+      text = value.to_s
+      raise ConfigError, "#{value.inspect} is not a file path" if text.strip.empty?
+
+      text
+    end
+
     # true or false, also from "true"/"false"/"yes"/"no"/"1"/"0" (rackup's -O values are strings).
     def boolean(value)
       case value.to_s.downcase

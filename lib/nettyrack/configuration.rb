@@ -14,8 +14,9 @@ module Nettyrack
   #
   #   DEFAULTS < RACK_ENV, RAILS_MAX/MIN_THREADS < config file (-C) < $PORT < command line
   #
-  # Two keys merge specially: :binds (a layer naming any listener replaces the listeners of
-  # the layers below it) and :threads ([nil, max] keeps the minimum below it, capped at max).
+  # Three keys merge specially: :binds (a layer naming any listener replaces the listeners of
+  # the layers below it), :threads ([nil, max] keeps the minimum below it, capped at max) and
+  # :not_applied (the lines of every layer).
   class Configuration
     KIB = Settings::KIB
     MIB = Settings::MIB
@@ -68,7 +69,11 @@ module Nettyrack
       layer.each_with_object(below.dup) do |(key, value), merged|
         raise ArgumentError, "unknown setting #{key.inspect}" unless merged.key?(key)
 
-        merged[key] = key == :threads ? lay_threads(merged[:threads], value) : value
+        merged[key] = case key
+                      when :threads then lay_threads(merged[:threads], value)
+                      when :not_applied then [*merged[key], *value] # every layer's lines
+                      else value
+                      end
       end
     end
 

@@ -3,6 +3,7 @@
 require "uri"
 require_relative "coerce"
 require_relative "configuration"
+require_relative "puma_dsl"
 require_relative "settings"
 
 module Nettyrack
@@ -15,11 +16,21 @@ module Nettyrack
   #   threads 4, 32
   #   max_body_size "20m"
   #
-  # A method this file does not define is an error naming the file and line.
+  # A method this file does not define is an error naming the file and line. Puma's config
+  # file methods work too (PumaDSL): a config/puma.rb loads unchanged.
   #
   # Flow: nettyrack -C FILE (Launcher, Ctl) → here (methods made from the SETTINGS rows) → a layer →
   #   Configuration.merge.
   class DSL
+    include PumaDSL
+
+    # The config file a Puma user expects without -C: the first of these that exists.
+    FILES = %w[config/nettyrack.rb config/puma.rb].freeze
+
+    def self.find
+      FILES.find { |name| File.file?(name) }
+    end
+
     def self.load(path)
       dsl = new(path)
       dsl.instance_eval(File.read(path), path, 1)
@@ -46,12 +57,12 @@ module Nettyrack
       @layer = {}
     end
 
-    # Listen on HOST:PORT (host defaults to 0.0.0.0). Repeat, or mix with `bind`, to listen on
-    # several; any of them replaces the default 0.0.0.0:9292.
+    # Listen on HOST:PORT (host defaults to 0.0.0.0, or set_default_host's). Repeat, or mix
+    # with `bind`, to listen on several; any of them replaces the default 0.0.0.0:9292.
     #   port 3000
     #   port 3000, "127.0.0.1"
-    def port(number, host = Configuration::DEFAULTS[:host])
-      lay(:binds, Bind.tcp(host, Coerce.port(number)))
+    def port(number, host = nil)
+      lay(:binds, Bind.tcp(host || default_host, Coerce.port(number)))
     end
 
     # Listen on a tcp://, ssl:// or unix:// URI; a unix socket takes mode (octal, applied after
@@ -115,11 +126,13 @@ module Nettyrack
     end
 
     # Puma's spelling of control_url, control_token and no_control_token (below), for config
-    # files moving over from Puma (its options hash in braces works too).
+    # files moving over from Puma (its options hash in braces works too); "auto" (or no URL):
+    # a unix socket in the temp directory, which the state file (state_path) names.
     #   activate_control_app "tcp://127.0.0.1:9293", auth_token: "s3cret"
     #   activate_control_app "tcp://127.0.0.1:9293", { no_token: true }
-    def activate_control_app(url, options = {}, **keywords)
+    def activate_control_app(url = "auto", options = {}, **keywords)
       options = options.merge(keywords)
+      url = "unix://#{Dir.tmpdir}/nettyrack-control-#{Process.pid}-#{rand(1 << 32).to_s(36)}.sock" if url == "auto"
       control_url(url)
       control_token(options[:auth_token]) if options[:auth_token]
       no_control_token if options[:no_token]
@@ -157,6 +170,7 @@ module Nettyrack
         define_method(row.name) { |value = bare| lay(row.name, row.read(value)) }
       end
       row.also.select(&:dsl).each { |aka| define_method(aka.dsl) { lay(row.name, aka.value) } }
+      define_method(row.puma) { |value| lay(row.name, row.read(value)) } if row.puma
     end
 
     def layer
@@ -171,10 +185,10 @@ module Nettyrack
     end
 
     def method_missing(name, *args, &block)
-      return super if name.end_with?("?", "!", "=")
+      return super if name.end_with?("?", "=")
 
       known = (self.class.public_instance_methods(false) - [:layer]).sort.join(", ")
-      raise ConfigError, "unknown setting `#{name}' (the settings are: #{known})"
+      raise ConfigError, "unknown setting `#{name}' (the settings are: #{known}; and Puma's, see docs/puma.md)"
     end
 
     def respond_to_missing?(_name, _include_private = false)

@@ -17,6 +17,7 @@ module Nettyrack
   #   restart_timeout  seconds a hot restart's new process has to serve, or it is given up
   #   restart_nice     how much lower in priority (nice) a hot restart's new process boots and
   #                    warms up than this one serves at; 0: the same
+  #   tmp_restart      a touch of tmp/restart.txt asks for a hot restart (TmpRestart)
   #
   # Flow: SETTINGS rows → CLI / config file → Configuration → Lifetime, Warmup, HotRestart, Pidfile.
   module RestartSettings
@@ -37,7 +38,10 @@ module Nettyrack
                                                                "(default %{default}s)"]),
       Setting.new(:restart_nice, 10, ->(value) { RestartSettings.restart_nice(value) }, group: :restarts,
                   flags: ["--restart-nice N"], help: ["a hot restart's new process boots and warms up at nice +N,",
-                                                      "so this one keeps serving first (default %{default}; 0: the same)"])
+                                                      "so this one keeps serving first (default %{default}; 0: the same)"]),
+      Setting.new(:tmp_restart, false, :boolean, group: :restarts, flags: ["--[no-]tmp-restart"], bare: true,
+                                                 help: ["hot restart when tmp/restart.txt is touched (Puma's",
+                                                        "plugin :tmp_restart)"])
     ].freeze
     DEFAULTS = ROWS.to_h { |row| [row.name, row.default] }.freeze
     NAMES = DEFAULTS.keys.freeze

@@ -18,30 +18,34 @@ module Nettyrack
   #   help     --help lines; %{default} (or %{other_name}) shows a default
   #   bare     the value of a DSL call, or an --access-log style flag, given no argument
   #   into     how a value joins a layer: :set, :list (appended), :binds (one more listener)
-  #   dsl      true: a generated DSL method; :custom: written in dsl.rb; false: none
+  #   dsl      true: a generated DSL method; a Symbol: the method written by hand (dsl.rb,
+  #            puma_dsl.rb) that sets it; false: none
   #   option   rackup's -O spelling ("max_body_size=BYTES"); option_help when not the help
   #   builder  the ServerConfig.Builder method that takes the value on its own (the BUILDER rows)
   #   also     more spellings with a fixed value (--no-warmup, no_control_token): Alias rows
+  #   puma     Puma's config file spelling of the same setting (persistent_timeout for
+  #            keep_alive_timeout): a DSL method taking the same values (PumaDSL)
   class Setting
     Alias = Struct.new(:flag, :dsl, :option, :help, :option_help, :value, keyword_init: true)
 
     METAVARS = { size: "BYTES", count: "N", seconds: "SECONDS" }.freeze
 
-    attr_reader :name, :default, :type, :group, :flags, :help, :bare, :into, :dsl, :option, :builder, :also
+    attr_reader :name, :default, :type, :group, :flags, :help, :bare, :into, :dsl, :option, :builder, :also, :puma
 
     def initialize(name, default, type, group:, flags: nil, help: [], bare: nil, into: :set, dsl: true, option: nil,
-                   option_help: nil, builder: nil, also: [])
+                   option_help: nil, builder: nil, also: [], puma: nil)
       @name, @default, @type, @group, @flags, @help = name, default, type, group, flags, Array(help)
       @bare, @into, @dsl, @option, @option_help, @builder, @also = bare, into, dsl, option, option_help, builder, also
+      @puma = puma
       freeze
     end
 
     # A limit or tuning value: flag --NAME METAVAR, DSL method and -O option NAME, a builder
     # method, and its default shown at the end of its help.
-    def self.builder_row(name, type, default, builder, help, group:)
+    def self.builder_row(name, type, default, builder, help, group:, puma: nil)
       new(name, default, type, group: group, flags: ["--#{name.to_s.tr('_', '-')} #{METAVARS.fetch(type)}"],
                                help: "#{help} (default %{default})", option: "#{name}=#{METAVARS.fetch(type)}",
-                               builder: builder)
+                               builder: builder, puma: puma)
     end
 
     # The flag errors name: "--port" for ["-p", "--port PORT"], "--sendfile" for "--[no-]sendfile".

@@ -3,6 +3,7 @@
 require_relative "setting"
 require_relative "settings/serving"
 require_relative "settings/limits"
+require_relative "settings/process"
 require_relative "file_settings"
 require_relative "restart_settings"
 
@@ -15,11 +16,13 @@ module Nettyrack
   #     → Configuration (DEFAULTS from these rows) → JavaConfig → ServerConfig (Java) → Server
   #
   # To add a setting, add one row (a Setting) to the file of its group: settings/serving.rb
-  # (listening, running, operations), file_settings.rb, restart_settings.rb or
+  # (listening, running, operations), settings/process.rb (the process's files and hooks),
+  # file_settings.rb, restart_settings.rb or
   # settings/limits.rb (limits and tuning, the values ServerConfig.Builder takes one by one).
   # Its flag, config file method, -O option and help follow from the row.
   SETTINGS = [*Settings::LISTENING, *Settings::RUNNING, *FileSettings::ROWS, *RestartSettings::ROWS,
-              *Settings::OPERATIONS, *Settings::LIMITS, *Settings::TUNING].freeze
+              *Settings::OPERATIONS, *Settings::PROCESS,
+              *Settings::LIMITS, *Settings::TUNING].freeze
 
   module Settings
     # The --help sections, in order, with their headings.
@@ -29,6 +32,7 @@ module Nettyrack
       files: "Files:",
       restarts: "Restarts (SIGUSR2 or `nettyrack ctl restart`: a new process takes over, see docs/restart.md):",
       operations: "Operations (see `nettyrack ctl --help`):",
+      process: "Process (spelled as Puma spells them; see docs/puma.md):",
       limits: "Limits and timeouts (sizes take k, m, g: 64k, 10m; durations are seconds, or 500ms, 2m):",
       tuning: "Tuning:"
     }.freeze

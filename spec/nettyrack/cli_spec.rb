@@ -183,9 +183,15 @@ RSpec.describe Nettyrack::CLI do
     it "points to --help for an unknown flag" do
       expect(error("--zzz", "2")).to eq("invalid option: --zzz (see nettyrack --help)")
     end
-    it "tells a Puma user that one process uses every core" do
-      expect(error("--workers", "2")).to eq("invalid option: --workers: #{Nettyrack::CLI::PUMA_WORKERS}")
-      expect(error("--workers=2")).to eq("invalid option: --workers=2: #{Nettyrack::CLI::PUMA_WORKERS}")
+    it "takes Puma's cluster flags, and keeps a line for boot saying why they do not apply" do
+      lines = Nettyrack::CLI.new.parse(%w[-w 2 --preload --fork-worker --prune-bundler -p 3000]).settings[:not_applied]
+      expect(lines).to eq([
+        "nettyrack: `--workers 2' (command line): not applied: #{Nettyrack::PumaAnswers::FORKING}",
+        "nettyrack: `--preload' (command line): not applied: #{Nettyrack::PumaAnswers::WHY[:preload_app!]}",
+        "nettyrack: `--fork-worker' (command line): not applied: #{Nettyrack::PumaAnswers::FORKING}",
+        "nettyrack: `--prune-bundler' (command line): not applied: #{Nettyrack::PumaAnswers::WHY[:prune_bundler]}"
+      ])
+      expect(Nettyrack::CLI.new.parse(%w[--workers=4]).settings[:not_applied].first).to start_with("nettyrack: `--workers 4'")
     end
     it("points to --help for a missing value") { expect(error("-p")).to eq("missing argument: -p (see nettyrack --help)") }
   end

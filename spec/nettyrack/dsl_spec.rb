@@ -158,9 +158,11 @@ RSpec.describe Nettyrack::DSL do
 
   describe "errors, each naming the file and line" do
     it "lists the settings for an unknown method" do
-      expect(error_for("port 3000\nworkers 4\n"))
-        .to start_with("DIR/nettyrack.rb:2: unknown setting `workers' (the settings are: access_log, access_log_format, " \
+      expect(error_for("port 3000\nwrokers 4\n"))
+        .to start_with("DIR/nettyrack.rb:2: unknown setting `wrokers' (the settings are: access_log, access_log_format, " \
                        "activate_control_app, bind, body_buffer,")
+      expect(error_for("port 3000\nwrokers 4\n")).to end_with("; and Puma's, see docs/puma.md)")
+      expect(error_for("preload_app\n")).to start_with("DIR/nettyrack.rb:1: unknown setting `preload_app' ")
     end
 
     it "catches a misspelled setting without arguments" do

@@ -162,9 +162,9 @@ RSpec.describe Nettyrack::Launcher do
 
     it "for a config file with an unknown setting" do
       Dir.mktmpdir("nettyrack-launcher") do |dir|
-        File.write(File.join(dir, "bad.rb"), "threads 1, 2\nworkers 2\n")
+        File.write(File.join(dir, "bad.rb"), "threads 1, 2\nthraeds 2\n")
         status, _out, message = run_launcher("-C", File.join(dir, "bad.rb"))
-        expect([status, message]).to match([1, a_string_starting_with("nettyrack: #{dir}/bad.rb:2: unknown setting `workers'")])
+        expect([status, message]).to match([1, a_string_starting_with("nettyrack: #{dir}/bad.rb:2: unknown setting `thraeds'")])
       end
     end
 

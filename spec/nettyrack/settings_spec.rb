@@ -64,8 +64,9 @@ RSpec.describe "Nettyrack::SETTINGS" do
     let(:dir) { Dir.mktmpdir("nettyrack-settings") }
     after { FileUtils.rm_rf(dir) }
 
-    it "has a method for every row that has one, and for their other spellings" do
-      methods = rows.flat_map { |row| [row.dsl == true ? row.name : row.dsl, *row.also.map(&:dsl)] }.select { |name| name.is_a?(Symbol) }
+    it "has a method for every row that has one, and for their other spellings (Puma's too)" do
+      methods = rows.flat_map { |row| [row.dsl == true ? row.name : row.dsl, *row.also.map(&:dsl), row.puma] }
+                    .select { |name| name.is_a?(Symbol) }
       expect(methods.reject { |name| Nettyrack::DSL.public_method_defined?(name) }).to be_empty
       expect(rows.count { |row| row.dsl == true }).to be > 30
     end

@@ -12,12 +12,13 @@ module Nettyrack
     KIB = 1024
     MIB = 1024 * KIB
 
-    def self.limit(name, type, default, builder, help, group: :limits)
-      Setting.builder_row(name, type, default, builder, help, group: group)
+    def self.limit(name, type, default, builder, help, group: :limits, puma: nil)
+      Setting.builder_row(name, type, default, builder, help, group: group, puma: puma)
     end
 
     LIMITS = [
-      limit(:max_body_size, :size, 100 * MIB, :maxBodySize, "largest request body; 413 beyond"),
+      limit(:max_body_size, :size, 100 * MIB, :maxBodySize, "largest request body; 413 beyond",
+            puma: :http_content_length_limit),
       limit(:max_header_size, :size, 16 * KIB, :maxHeaderSize, "largest request header block; 431 beyond"),
       limit(:max_uri_length, :size, 8 * KIB, :maxUriLength, "longest request line; 414 beyond"),
       limit(:max_headers, :count, 100, :maxHeaders, "most request header fields; 431 beyond"),
@@ -29,11 +30,13 @@ module Nettyrack
       limit(:http2_max_resets, :count, 200, :http2MaxResets,
             "HTTP/2 RST_STREAMs per window, from the client or caused by it; GOAWAY beyond"),
       limit(:http2_reset_window, :seconds, 30, :http2ResetWindowMillis, "the window http2_max_resets counts in (whole seconds)"),
-      limit(:header_timeout, :seconds, 30, :headerTimeoutMillis, "time a client gets to send a request head"),
+      limit(:header_timeout, :seconds, 30, :headerTimeoutMillis, "time a client gets to send a request head",
+            puma: :first_data_timeout),
       # extended by 1 s per body_min_rate bytes received
       limit(:body_timeout, :seconds, 30, :bodyTimeoutMillis, "time a request body gets after its head; 408 beyond"),
       limit(:body_min_rate, :size, 1 * KIB, :bodyMinRate, "body bytes per second that earn a slow upload 1 s more; 0: none"),
-      limit(:keep_alive_timeout, :seconds, 20, :keepAliveTimeoutMillis, "time an idle connection stays open"),
+      limit(:keep_alive_timeout, :seconds, 20, :keepAliveTimeoutMillis, "time an idle connection stays open",
+            puma: :persistent_timeout),
       limit(:write_timeout, :seconds, 60, :writeTimeoutMillis, "time a write waits on a client not reading"),
       limit(:shutdown_timeout, :seconds, 30, :shutdownTimeoutMillis, "time requests get to finish on stop"),
       limit(:queue_size, :count, 1024, :queueSize, "requests waiting for a thread; 503 beyond"),

@@ -49,7 +49,9 @@ module Nettyrack
       Setting.new(:quiet, false, :boolean, group: :running, flags: ["-q", "--quiet"], bare: true,
                                            help: "print nothing on boot and shutdown", option: "Quiet"),
       Setting.new(:access_log, nil, ->(value) { ACCESS_LOG.fetch(value) { value } }, # nil: none; :stdout or a path
-                  group: :running, flags: ["--access-log[=FILE]"], bare: :stdout, help: "log each request to FILE, or stdout"),
+                  group: :running, flags: ["--access-log[=FILE]"], bare: :stdout, help: "log each request to FILE, or stdout",
+                  also: [Setting::Alias.new(flag: "--log-requests", help: "Puma's spelling of --access-log (stdout)",
+                                            value: :stdout)]),
       Setting.new(:access_log_format, "common", :access_log_format, group: :running, flags: ["--access-log-format FORMAT"],
                                                                     help: ["common (Rack::CommonLogger's line, the default),",
                                                                            "or json (one JSON object a line)"]),
