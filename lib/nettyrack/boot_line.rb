@@ -13,6 +13,8 @@ module Nettyrack
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, PROXY protocol) listening on ...
   # and, with ssl:// listeners, what does TLS:
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, TLS by OpenSSL (BoringSSL)) listening on https://...
+  # and, with --tag shop, its name:
+  #   nettyrack 0.1.0 [shop] (JRuby 10.1.1.0, ...) listening on ...
   # and, when bin/nettyrack started the JVM with its settings, for how much memory (JvmTuning):
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, memory profile small (512 MB container)) listening on ...
   #
@@ -22,13 +24,14 @@ module Nettyrack
   module BootLine
     # What to print once the server listens. quiet leaves out everything but a control line
     # with a made-up token: nothing else could tell that token.
-    def self.lines(server, quiet: false)
+    # tag: the server's name (--tag), shown after the version.
+    def self.lines(server, quiet: false, tag: nil)
       token = server.control_token
       control = Control.boot_line(server.control_url, token) if token && (!quiet || token.generated?)
-      [(self.for(server) unless quiet), control].compact
+      [(self.for(server, tag: tag) unless quiet), control].compact
     end
 
-    def self.for(server)
+    def self.for(server, tag: nil)
       java = ENV_JAVA["java.specification.version"]
       threads = server.configuration.threads.last
       public_dir = server.configuration[:public_dir]
@@ -37,7 +40,7 @@ module Nettyrack
                "#{", TLS by #{server.tls_engine}" if server.tls_engine}" \
                "#{", public files from #{public_dir}" if public_dir}" \
                "#{", #{profile}" if profile}"
-      "nettyrack #{VERSION} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads#{extras}) " \
+      "nettyrack #{VERSION}#{" [#{tag}]" if tag} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads#{extras}) " \
         "listening on #{server.urls.join(', ')}"
     end
 

@@ -8,12 +8,14 @@ require_relative "control_client"
 require_relative "restart_wait"
 require_relative "dsl"
 require_relative "errors"
+require_relative "state_file"
 
 module Nettyrack
   # `nettyrack ctl [options] stats|thread-backtraces|stop|restart`, from ARGV to an exit status,
   # like Puma's pumactl: where the control endpoint is and its token come from the flags, else
-  # $NETTYRACK_CONTROL_URL / $NETTYRACK_CONTROL_TOKEN, else the config file (-C) the server
-  # reads; then one request (ControlClient), and its answer on stdout: stats and thread
+  # $NETTYRACK_CONTROL_URL / $NETTYRACK_CONTROL_TOKEN, else the state file the server wrote
+  # (-S FILE, or the config file's state_path), else the config file the server reads (-C
+  # FILE, else config/nettyrack.rb or config/puma.rb, as the server finds it); then one request (ControlClient), and its answer on stdout: stats and thread
   # backtraces as pretty JSON, "stop requested" for stop. restart asks for a hot restart, then
   # (RestartWait) waits until a new process answers on the endpoint, or the old one says the
   # restart failed: "restarted: pid 4242 replaced by pid 4310". Trouble is one line on stderr
@@ -48,6 +50,8 @@ module Nettyrack
     rescue Error => e
       @err.puts("nettyrack ctl: #{e.message}")
       1
+    rescue Errno::EPIPE
+      0 # stdout went to `head` or the like, which had read enough
     end
 
     private
@@ -76,7 +80,11 @@ module Nettyrack
         opts.on("--control-token TOKEN", "its token, as printed at boot ($NETTYRACK_CONTROL_TOKEN)") do |value|
           @flags[:token] = value
         end
-        opts.on("-C", "--config FILE", "read control_url and control_token from the server's config file") do |value|
+        opts.on("-S", "--state FILE", "read them from the server's state file (its state_path)") do |value|
+          @flags[:state] = value
+        end
+        opts.on("-C", "--config FILE", "read control_url and control_token (or state_path) from the",
+                "server's config file (default: config/nettyrack.rb, else config/puma.rb)") do |value|
           @flags[:config] = value
         end
         opts.on("--wait SECONDS", "restart: how long to wait for the new process (default #{RESTART_WAIT}; 0: not at all)") do |value|
@@ -85,20 +93,40 @@ module Nettyrack
           raise ConfigError, "invalid --wait: #{e.message}"
         end
         opts.on("-h", "--help", "print this help and exit") { @flags[:help] = true }
-        opts.separator "\nFlags win over the environment, which wins over the config file."
+        opts.separator "\nFlags win over the environment, which wins over the state file, then the config file."
       end
     end
 
     # [[host, port] or a unix Bind, token or nil].
     def target
-      file = @flags[:config] ? DSL.load(@flags[:config]) : {}
-      url = setting(:url, "--control-url", "NETTYRACK_CONTROL_URL") { |value| Control.url(value) } || file[:control_url]
+      file = config_file
+      state = state(file)
+      url = setting(:url, "--control-url", "NETTYRACK_CONTROL_URL") { |value| Control.url(value) } ||
+            state[:control_url] || file[:control_url]
       unless url
         raise ConfigError, "no control URL: pass --control-url tcp://HOST:PORT, set $NETTYRACK_CONTROL_URL, " \
-                           "or -C the config file that sets control_url"
+                           "-S the server's state file, or -C the config file that sets control_url"
       end
-      token = setting(:token, "--control-token", "NETTYRACK_CONTROL_TOKEN") { |value| value } || file[:control_token]
+      token = setting(:token, "--control-token", "NETTYRACK_CONTROL_TOKEN") { |value| value } ||
+              state[:control_token] || file[:control_token]
       [url, token == :none ? nil : token]
+    end
+
+    def config_file
+      path = @flags[:config] || DSL.find
+      path ? DSL.load(path) : {}
+    end
+
+    # The control URL and token a state file names (-S, else the config's state_path); {} without one.
+    def state(file)
+      path = @flags[:state] || file[:state_path]
+      return {} unless path
+
+      state = StateFile.read(path)
+      url = state["control_url"]
+      raise ConfigError, "#{path} names no control URL: the server runs without activate_control_app / --control-url" unless url
+
+      { control_url: Control.url(url), control_token: Control.token_setting(state["control_auth_token"] || :none) }
     end
 
     # The flag's value, else the environment variable's, read by the block; nil when neither is set.

@@ -8,17 +8,22 @@ require_relative "dsl"
 require_relative "errors"
 require_relative "inheritance"
 require_relative "lifetime"
+require_relative "lowlevel_errors"
 require_relative "pidfile"
 require_relative "pubsub_setting"
 require_relative "relaunch"
+require_relative "state_file"
+require_relative "stdio_redirect"
 
 module Nettyrack
   # `nettyrack [options] [config.ru]`, from ARGV to an exit status:
   #
   #   [a hot restart's new process: the old one's sockets (Inheritance)] → CLI + config file
-  #   (DSL) + ENV → Configuration → chdir, RACK_ENV → jars → settings checked by Java (TLS files,
-  #   the pid file) → pub/sub engine (Nettyrack.pubsub) → config.ru (AppLoader) → Lifetime:
-  #   open, warm up, serve, orders (stop, hot restart) → 0
+  #   (DSL: -C FILE, else config/nettyrack.rb, else config/puma.rb) + ENV → Configuration →
+  #   chdir, RACK_ENV → jars → settings checked by Java (TLS files, the pid and state files) →
+  #   stdout/stderr redirected, settings that do not apply said → pub/sub engine
+  #   (Nettyrack.pubsub) → config.ru (AppLoader) or the config's app → Lifetime: open, warm up,
+  #   serve, orders (stop, hot restart) → 0
   #
   # Any Nettyrack::Error on the way is one line on stderr and status 1, without a backtrace (and,
   # in a hot restart's new process, the old process is told it, and keeps serving).
@@ -78,24 +83,41 @@ module Nettyrack
       Inheritance.from(@env)
     end
 
+    # -C FILE, else config/nettyrack.rb or config/puma.rb (DSL.find), as Puma finds its file.
     def configure(cli)
-      file = cli.config_file ? DSL.load(cli.config_file) : {}
-      Configuration.merge(Configuration.env_layer(@env), file, Configuration.port_layer(@env), cli.settings)
+      path = cli.config_file || (DSL.find unless cli.no_config)
+      file = path ? DSL.load(path) : {}
+      config = Configuration.merge(Configuration.env_layer(@env), file, Configuration.port_layer(@env), cli.settings)
+      if path && !cli.config_file && !config.quiet?
+        say("nettyrack: settings from #{path} (found there; -C FILE for another, --no-config for none)")
+      end
+      config
     end
 
     def serve(config)
-      pidfile = Pidfile.new(config[:pidfile]) if config[:pidfile]
+      files = { pidfile: config[:pidfile] && Pidfile.new(config[:pidfile]),
+                state_file: config[:state_path] && StateFile.new(config[:state_path], permission: config[:state_permission]) }
       enter(config.directory)
       @env["RACK_ENV"] = config.environment
       load_server
       check_tls(JavaConfig.build(**config.server_options)) # a bad value fails here, before a slow app load
-      pidfile&.check
+      files.each_value { |file| file&.check }
+      redirect = StdioRedirect.from(config, successor: @env.key?(Inheritance::HANDOFF))&.apply(out: @out)
+      config[:not_applied].uniq.each { |line| @err.puts(line) }
       @inheritance ||= Inheritance.from(@env)
       access_log = open_access_log(config.access_log)
-      lifetime = Lifetime.new(config, inheritance: @inheritance, pidfile: pidfile, restart: @restart,
-                                      access_log: access_log, out: @out, err: @err)
+      lifetime = Lifetime.new(config, inheritance: @inheritance, files: files, restart: @restart, access_log: access_log,
+                                      logs: [redirect, access_log].grep_v(nil).reject { |log| log == @out },
+                                      out: @out, err: @err)
       # The engine comes before the app loads: config.ru may publish.
-      PubSubSetting.serving(config.pubsub, errors: @err) { lifetime.run(AppLoader.load(config.rackup)) }
+      PubSubSetting.serving(config.pubsub, errors: @err) { lifetime.run(app(config)) }
+    end
+
+    # config.ru's app, or the config file's (Puma's `app`), behind its lowlevel_error_handler.
+    def app(config)
+      app = config[:app] || AppLoader.load(config.rackup)
+      handler = config[:lowlevel_error_handler]
+      handler ? LowlevelErrors.new(app, handler, err: @err) : app
     end
 
     def check_tls(java_config)
@@ -120,7 +142,7 @@ module Nettyrack
       case target
       when nil then nil
       when :stdout then @out
-      else File.open(target, "a").tap { |file| file.sync = true }
+      else File.open(File.expand_path(target), "a").tap { |file| file.sync = true } # absolute: SIGHUP reopens it
       end
     rescue SystemCallError => e
       raise BootError, "cannot open access log #{target}: #{Nettyrack.describe_system_error(e)}"

@@ -1,25 +1,31 @@
 # frozen_string_literal: true
 
 require_relative "boot_line"
+require_relative "hooks"
 require_relative "hot_restart"
 require_relative "orders"
 require_relative "rails_check"
 require_relative "reload_signal"
 require_relative "signals"
 require_relative "systemd"
+require_relative "tmp_restart"
 require_relative "warmup"
 
 module Nettyrack
   # One server's life in this process, from its app loaded to the exit status:
   #
-  #   Server.new → #open: listeners bound, or taken over (Inheritance)            booting
+  #   worker_boot hooks → Server.new → #open: listeners bound, or taken over      booting
+  #     (Inheritance)
   #   → warm-up, when there is one (a hot restart's new process: GET / at least)  warming
-  #   → #serve; then the old process (a hot restart), systemd, the pid file and
-  #     the boot lines are told                                                   serving
+  #   → #serve; then the old process (a hot restart), systemd, the pid and state
+  #     files and the boot lines are told; booted hooks; tmp/restart.txt watched  serving
   #   → orders (Orders) until a stop:
-  #       :restart  a new process is started (HotRestart)      :failed  it will not serve: go on
+  #       :restart  restart hooks, a new process is started   :failed  it will not serve: go on
+  #                 (HotRestart)
   #       :served   it serves: hand the listeners over, drain  :stop    drain
-  #   → Server#stop → 0                                                           draining
+  #   → Server#stop → worker_shutdown and stopped hooks → 0                       draining
+  #
+  # SIGHUP, all along, reopens the log files and reloads the certificates (ReloadSignal).
   #
   # Every step that can fail for a reason a person can act on raises a Nettyrack::Error; the
   # launcher says it in one line (and tells the old process of a hot restart).
@@ -27,26 +33,32 @@ module Nettyrack
     SIGNALS = { "INT" => :stop, "TERM" => :stop, "USR2" => :restart, "USR1" => :restart }.freeze
 
     # restart: [program, *arguments], env, directory: how this process was started, for a hot restart.
-    def initialize(config, inheritance:, pidfile:, restart:, access_log:, out:, err:)
+    # files: the pid file and state file to write once serving (nil when not asked for); logs:
+    # what SIGHUP reopens (StdioRedirect, the access log's File).
+    def initialize(config, inheritance:, files:, restart:, access_log:, out:, err:, logs: [])
       @config = config
       @inheritance = inheritance
-      @pidfile = pidfile
+      @pidfile, @state_file = files.values_at(:pidfile, :state_file)
       @restart = restart
       @access_log = access_log
+      @logs = logs
       @out = out
       @err = err
       @systemd = Systemd.new(restart.fetch(:env), err: err)
+      @hooks = Hooks.new(config[:hooks], err: err)
     end
 
     def run(app)
       @orders = Orders.new.trap(SIGNALS)
+      @hooks.run(:worker_boot)
       server = open(app)
       @orders.relay(server.orders) if server.control_url
-      reload = ReloadSignal.new(server, out: @out, err: @err).trap if server.tls_engine
+      reload = ReloadSignal.new(server, logs: @logs, out: @out, err: @err).trap
       stop = warm_up(server)
       stop ||= serving(server)
       finish(server, stop)
     ensure
+      @watch&.stop
       reload&.restore
       @orders&.restore
     end
@@ -83,10 +95,12 @@ module Nettyrack
     def serving(server)
       @inheritance.restore_priority(@config[:worker_nice], @err)
       server.serve
-      write_pidfile
+      write_files(server)
       @systemd.ready("serving on #{server.urls.join(', ')}")
       boot_lines(server)
       @inheritance.served(@err)
+      @hooks.run(:booted)
+      @watch = TmpRestart.new(@orders, err: @err).start if @config[:tmp_restart]
       restart = HotRestart.new(server, @orders, command: @restart.fetch(:command), env: @restart.fetch(:env),
                                                 directory: @restart.fetch(:directory), timeout: @config[:restart_timeout],
                                                 nice: @config[:restart_nice])
@@ -104,6 +118,7 @@ module Nettyrack
     end
 
     def restarting(server, restart, order)
+      @hooks.run(:restart) unless restart.in_progress?
       pid = restart.start
       server.lifecycle.restart("in progress (pid #{pid})")
       @systemd.reloading("hot restart: pid #{pid} booting")
@@ -128,14 +143,22 @@ module Nettyrack
       order
     end
 
-    def write_pidfile
-      @pidfile&.write
-    rescue Error => e
-      @err.puts(e.line) # checked before the app loaded: something changed since; serving goes on
+    # Checked before the app loaded: a failure now means something changed since; serving goes on.
+    def write_files(server)
+      [@pidfile, @state_file].compact.each do |file|
+        file == @pidfile ? file.write : file.write(**state(server))
+      rescue Error => e
+        @err.puts(e.line)
+      end
+    end
+
+    def state(server)
+      token = server.control_token
+      { control_url: server.control_url, token: token && (token.value || :none), tag: @config[:tag] }
     end
 
     def boot_lines(server)
-      BootLine.lines(server, quiet: @config.quiet?).each { |line| say(line) }
+      BootLine.lines(server, quiet: @config.quiet?, tag: @config[:tag]).each { |line| say(line) }
       say("nettyrack: #{@warmed}") if @warmed && !@config.quiet?
       Signals.untrappable_lines.each { |line| @err.puts(line) }
       (warning = RailsCheck.warning(server.configuration.threads.last)) && @err.puts(warning)
@@ -149,7 +172,10 @@ module Nettyrack
       end
       unfinished = !server.stop
       @pidfile&.remove
+      @state_file&.remove
       warn_unfinished if unfinished
+      @hooks.run(:worker_shutdown)
+      @hooks.run(:stopped)
       0
     end
 

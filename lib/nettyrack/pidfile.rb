@@ -8,6 +8,8 @@ module Nettyrack
   # always names the serving process; a stop removes it only while it still names this one.
   # The path is taken as given when the server starts (relative to the directory it started in).
   #
+  # StateFile is the same life with more to say.
+  #
   # Flow: --pidfile (RestartSettings) → Configuration → Lifetime → here, once the server serves.
   class Pidfile
     attr_reader :path
@@ -20,27 +22,37 @@ module Nettyrack
     # Before the app loads: BootError, in one sentence, when the file could not be written.
     def check
       dir = File.dirname(@path)
-      raise BootError, "cannot write pid file #{@path}: no directory #{dir}" unless File.directory?(dir)
-      raise BootError, "cannot write pid file #{@path}: #{dir} is not writable" unless File.writable?(dir)
-      raise BootError, "cannot write pid file #{@path}: it is a directory" if File.directory?(@path)
+      raise BootError, "cannot write #{what} #{@path}: no directory #{dir}" unless File.directory?(dir)
+      raise BootError, "cannot write #{what} #{@path}: #{dir} is not writable" unless File.writable?(dir)
+      raise BootError, "cannot write #{what} #{@path}: it is a directory" if File.directory?(@path)
 
       self
     end
 
     # Writes the pid (whole, by rename: a reader never sees half a number).
     def write
-      temporary = "#{@path}.#{@pid}.tmp"
-      File.write(temporary, "#{@pid}\n")
-      File.rename(temporary, @path)
-    rescue SystemCallError => e
-      raise BootError, "cannot write pid file #{@path}: #{Nettyrack.describe_system_error(e)}"
+      write_whole("#{@pid}\n")
     end
 
     # Removes the file if it still names this process.
     def remove
-      File.delete(@path) if File.read(@path).to_i == @pid
+      File.delete(@path) if pid_in(File.read(@path)) == @pid
     rescue SystemCallError
       nil
+    end
+
+    private
+
+    def what = "pid file"
+    def pid_in(text) = text.to_i
+
+    def write_whole(text, mode: nil)
+      temporary = "#{@path}.#{@pid}.tmp"
+      File.write(temporary, text)
+      File.chmod(mode, temporary) if mode
+      File.rename(temporary, @path)
+    rescue SystemCallError => e
+      raise BootError, "cannot write #{what} #{@path}: #{Nettyrack.describe_system_error(e)}"
     end
   end
 end

@@ -12,8 +12,8 @@ module Nettyrack
   #   Signals.trap("INT") { queue << :stop }   # => the previous handler
   #   Signals.untrappable_lines                 # => lines saying which signals could not be taken over
   #
-  # Only signals nettyrack traps are taken over: an ignored HUP that nothing here uses stays
-  # ignored, as nohup meant.
+  # Only signals nettyrack traps are taken over. HUP is one (ReloadSignal): under nohup it is
+  # taken over too, which keeps what nohup meant, since nettyrack's HUP never stops the server.
   #
   # Flow: Orders#trap, ReloadSignal → here → the JVM's signal handlers.
   module Signals

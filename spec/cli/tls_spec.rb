@@ -31,7 +31,7 @@ RSpec.describe "bin/nettyrack with ssl://" do
       expect(open.get("/one")).to eq("hello /one")
       @certs.server("server", cn: "renewed")
       child.signal("HUP")
-      child.stdout_match(/^nettyrack: TLS certificates reloaded \(SIGHUP, 1 listener\)\n/)
+      child.stdout_match(/^nettyrack: SIGHUP: TLS certificates reloaded \(1 listener\)\n/)
       expect(TlsClient.new(port).subject).to eq("/CN=renewed")
       expect(open.get("/two")).to eq("hello /two")
       File.write(@pem, "")

@@ -3,6 +3,7 @@
 require "json"
 require "socket"
 require "stringio"
+require "fileutils"
 require "tmpdir"
 require "nettyrack/ctl"
 
@@ -97,7 +98,38 @@ RSpec.describe Nettyrack::Ctl do
     end
   end
 
+  it "reads the URL and token from the server's state file (-S, or the config file's state_path), as pumactl -S does" do
+    with_control(control_token: "in-state") do |server, url|
+      Dir.mktmpdir("nettyrack-ctl") do |dir|
+        state = File.join(dir, "puma.state")
+        Nettyrack::StateFile.new(state).write(control_url: url, token: server.control_token.value)
+        expect(ctl("-S", state, "stats").first).to eq(0)
+        config = File.join(dir, "puma.rb")
+        File.write(config, %(state_path "#{state}"\nworkers 2\n))
+        status, printed, = ctl("-C", config, "stats")
+        expect([status, JSON.parse(printed)["workers"]["max"]]).to eq([0, 2])
+        Dir.chdir(dir) do
+          FileUtils.mkdir_p("config")
+          File.write("config/puma.rb", %(state_path "puma.state"\n))
+          expect(ctl("stats").first).to eq(0), "config/puma.rb found as the server finds it"
+        end
+      end
+    end
+  end
+
   describe "trouble: one line on stderr, status 1" do
+    it "for a state file that is missing, not one, or names no control URL" do
+      Dir.mktmpdir("nettyrack-ctl") do |dir|
+        state = File.join(dir, "puma.state")
+        expect(ctl("-S", state, "stats")).to eq([1, "", "nettyrack ctl: cannot read state file #{state}: No such file or directory\n"])
+        File.write(state, "hello")
+        expect(ctl("-S", state, "stats")).to eq([1, "", "nettyrack ctl: #{state} is not a state file (no pid in it)\n"])
+        Nettyrack::StateFile.new(state).write(control_url: nil, token: nil)
+        expect(ctl("-S", state, "stats")[2]).to eq("nettyrack ctl: #{state} names no control URL: the server runs without " \
+                                                   "activate_control_app / --control-url\n")
+      end
+    end
+
     it "for a wrong token" do
       with_control do |_server, url|
         status, printed, message = ctl("--control-url", url, "--control-token", "guess", "stats")
