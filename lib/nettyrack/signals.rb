@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "libc"
+
 module Nettyrack
   # Traps that are never lost. A process started with a signal ignored (a background job of a
   # non-interactive shell ignores INT; nohup ignores HUP; some supervisors ignore more) passes
@@ -62,24 +64,6 @@ module Nettyrack
         line = "nettyrack: SIG#{name} was ignored when this process started and could not be taken over " \
                "(#{why}): it will not reach the server"
         @untrappable << line unless @untrappable.include?(line)
-      end
-    end
-
-    # libc's signal(2), loaded when a signal needs taking over.
-    module LibC
-      SIG_DFL = 0
-
-      def self.signal(number, handler)
-        require "ffi"
-        functions.signal(number, handler)
-      end
-
-      def self.functions
-        @functions ||= Module.new do
-          extend FFI::Library
-          ffi_lib FFI::Library::LIBC
-          attach_function :signal, %i[int size_t], :size_t
-        end
       end
     end
   end
