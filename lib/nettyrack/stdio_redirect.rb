@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "errors"
+require_relative "libc"
 
 module Nettyrack
   # stdout_redirect (--redirect-stdout, --redirect-stderr): this process's stdout and stderr
@@ -53,28 +54,9 @@ module Nettyrack
       raise BootError, "cannot send #{name} to #{path}: #{Nettyrack.describe_system_error(e)}"
     end
 
+    # Where FFI cannot load, Ruby's own reopen (which Java's System.out does not follow).
     def dup2(file, descriptor, stream)
       stream.reopen(file) unless LibC.dup2(file.fileno, descriptor)
-    end
-
-    # libc's dup2(2), through JRuby's FFI; where FFI cannot load, Ruby's own reopen (which
-    # Java's System.out does not follow).
-    module LibC
-      # Whether +to+ now is +from+.
-      def self.dup2(from, to)
-        require "ffi"
-        functions.dup2(from, to) == to
-      rescue LoadError, StandardError
-        false
-      end
-
-      def self.functions
-        @functions ||= Module.new do
-          extend FFI::Library
-          ffi_lib FFI::Library::LIBC
-          attach_function :dup2, %i[int int], :int
-        end
-      end
     end
   end
 end
