@@ -27,12 +27,7 @@ RSpec.describe "Hot restart (bin/nettyrack)" do
     yield child
   ensure
     child&.kill
-    pids = child ? child.stdout.scan(/pid (\d+) is booting/).flatten.map(&:to_i) : []
-    pids.each do |pid|
-      Process.kill("KILL", pid)
-    rescue Errno::ESRCH
-      nil
-    end
+    NettyrackProcess.kill_all(child ? child.stdout.scan(/pid (\d+) is booting/).flatten.map(&:to_i) : [])
   end
 
   def get(url)

@@ -36,10 +36,6 @@ RSpec.describe "A Puma app's config/puma.rb (bin/nettyrack)" do
     [$?.exitstatus, out]
   end
 
-  def alive?(pid)
-    File.exist?("/proc/#{pid}") && File.read("/proc/#{pid}/stat").split[2] != "Z"
-  end
-
   it "boots unchanged, and takes ctl -S, SIGHUP, tmp/restart.txt and SIGTERM as Puma would" do
     Dir.mktmpdir("nettyrack-puma") do |dir|
       dir = app_dir(dir)
@@ -84,15 +80,11 @@ RSpec.describe "A Puma app's config/puma.rb (bin/nettyrack)" do
         expect(Net::HTTP.new("127.0.0.1", port).get("/").body).to start_with("pid #{successor} ")
 
         Process.kill("TERM", successor)
-        Deadline.wait_until(timeout: 60) { !alive?(successor) }
+        Deadline.wait_until(timeout: 60) { !NettyrackProcess.alive?(successor) }
         expect(log(dir, "puma.stdout.log")).to match(/nettyrack: shutting down \(SIGTERM\)\non_stopped ran\n\z/)
         expect(Dir.children(File.join(dir, "tmp/pids"))).to eq([]), "pid and state files removed"
       ensure
-        pids.each do |pid|
-          Process.kill("KILL", pid)
-        rescue Errno::ESRCH
-          nil
-        end
+        NettyrackProcess.kill_all(pids)
         child.kill
       end
     end

@@ -16,10 +16,6 @@ RSpec.describe "Signals under load (bin/nettyrack)" do
     File.realpath(dir)
   end
 
-  def alive?(pid)
-    File.exist?("/proc/#{pid}") && File.read("/proc/#{pid}/stat").split[2] != "Z"
-  end
-
   it "honours five HUPs, three USR2/USR1s in a row and a TERM, with no request failing" do
     Dir.mktmpdir("nettyrack-signals") do |dir|
       dir = app_dir(dir)
@@ -44,7 +40,7 @@ RSpec.describe "Signals under load (bin/nettyrack)" do
           successor = child.stdout_match(/(?:hot restart \(SIGUSR[12]\): pid (\d+) is booting.*){#{i + 1}}/m, timeout: 60)[1].to_i
           child.stdout_match(/pid #{successor} serves now; pid #{pids.last} drains/, timeout: 120)
           loads.each { |load| load.wait_for_server(successor, count: 20) }
-          Deadline.wait_until(timeout: 60) { !alive?(pids.last) }
+          Deadline.wait_until(timeout: 60) { !NettyrackProcess.alive?(pids.last) }
           pids << successor
         end
         expect(child.wait(timeout: 10).exitstatus).to eq(0), "the first process drained and exited"
@@ -54,14 +50,10 @@ RSpec.describe "Signals under load (bin/nettyrack)" do
 
         Process.kill("TERM", pids.last)
         child.stdout_match(/nettyrack: shutting down \(SIGTERM\)\n/, timeout: 30)
-        Deadline.wait_until(timeout: 60) { !alive?(pids.last) }
+        Deadline.wait_until(timeout: 60) { !NettyrackProcess.alive?(pids.last) }
         expect(child.stderr).to eq("")
       ensure
-        pids.each do |pid|
-          Process.kill("KILL", pid)
-        rescue Errno::ESRCH
-          nil
-        end
+        NettyrackProcess.kill_all(pids)
         child.kill
       end
     end

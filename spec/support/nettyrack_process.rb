@@ -93,4 +93,20 @@ class NettyrackProcess
     @out.close unless @out.closed?
     @err.close unless @err.closed?
   end
+
+  # Whether +pid+ (a hot restart's new process, which is not our child) still runs.
+  def self.alive?(pid)
+    File.exist?("/proc/#{pid}") && File.read("/proc/#{pid}/stat").split[2] != "Z"
+  rescue SystemCallError
+    false
+  end
+
+  # Kills what is left of +pids+ (processes a child started: a hot restart's new ones).
+  def self.kill_all(pids)
+    pids.each do |pid|
+      Process.kill("KILL", pid)
+    rescue Errno::ESRCH
+      nil
+    end
+  end
 end
