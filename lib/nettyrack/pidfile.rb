@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "fileutils"
 require_relative "errors"
 
 module Nettyrack
@@ -19,10 +20,11 @@ module Nettyrack
       @pid = pid
     end
 
-    # Before the app loads: BootError, in one sentence, when the file could not be written.
+    # Before the app loads: the directory made when missing (Rails' tmp/pids on a fresh
+    # checkout); BootError, in one sentence, when the file could not be written.
     def check
       dir = File.dirname(@path)
-      raise BootError, "cannot write #{what} #{@path}: no directory #{dir}" unless File.directory?(dir)
+      make(dir)
       raise BootError, "cannot write #{what} #{@path}: #{dir} is not writable" unless File.writable?(dir)
       raise BootError, "cannot write #{what} #{@path}: it is a directory" if File.directory?(@path)
 
@@ -42,6 +44,12 @@ module Nettyrack
     end
 
     private
+
+    def make(dir)
+      FileUtils.mkdir_p(dir)
+    rescue SystemCallError => e
+      raise BootError, "cannot write #{what} #{@path}: cannot make #{dir}: #{Nettyrack.describe_system_error(e)}"
+    end
 
     def what = "pid file"
     def pid_in(text) = text.to_i

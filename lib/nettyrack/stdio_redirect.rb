@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "fileutils"
 require_relative "errors"
 require_relative "libc"
 
@@ -49,6 +50,7 @@ module Nettyrack
     def redirect(name, path, mode)
       stream = name == :stdout ? $stdout : $stderr
       stream.flush
+      FileUtils.mkdir_p(File.dirname(path)) # Rails' log/ on a fresh checkout
       File.open(path, mode) { |file| dup2(file, TARGETS.fetch(name), stream) }
     rescue SystemCallError => e
       raise BootError, "cannot send #{name} to #{path}: #{Nettyrack.describe_system_error(e)}"

@@ -13,10 +13,10 @@ require "yaml"
 RSpec.describe "A Puma app's config/puma.rb (bin/nettyrack)" do
   let(:root) { File.expand_path("../..", __dir__) }
 
+  # An app as a fresh checkout has it: config/puma.rb and config.ru, no log/ or tmp/pids/ yet.
   def app_dir(dir)
     FileUtils.cp_r(File.join(root, "spec/fixtures/puma_app/config"), dir)
     FileUtils.cp(File.join(root, "spec/fixtures/pid.ru"), File.join(dir, "config.ru"))
-    FileUtils.mkdir_p(%w[log tmp/pids].map { |sub| File.join(dir, sub) })
     File.realpath(dir)
   end
 

@@ -21,8 +21,11 @@ RSpec.describe Nettyrack::Pidfile do
 
   it "says in one sentence why a path cannot be used, before the app loads" do
     Dir.mktmpdir do |dir|
-      expect { described_class.new(File.join(dir, "none", "x.pid")).check }
-        .to raise_error(Nettyrack::BootError, "cannot write pid file #{dir}/none/x.pid: no directory #{dir}/none")
+      described_class.new(File.join(dir, "tmp", "pids", "x.pid")).check
+      expect(File.directory?(File.join(dir, "tmp", "pids"))).to be(true), "a missing directory is made"
+      File.write(File.join(dir, "file"), "")
+      expect { described_class.new(File.join(dir, "file", "x.pid")).check }
+        .to raise_error(Nettyrack::BootError, /\Acannot write pid file #{dir}\/file\/x\.pid: cannot make #{dir}\/file: /)
       expect { described_class.new(dir).check }.to raise_error(Nettyrack::BootError, "cannot write pid file #{dir}: it is a directory")
     end
   end
