@@ -30,8 +30,6 @@ module Nettyrack
   # Every step that can fail for a reason a person can act on raises a Nettyrack::Error; the
   # launcher says it in one line (and tells the old process of a hot restart).
   class Lifetime
-    SIGNALS = { "INT" => :stop, "TERM" => :stop, "USR2" => :restart, "USR1" => :restart }.freeze
-
     # restart: [program, *arguments], env, directory: how this process was started, for a hot restart.
     # files: the pid file and state file to write once serving (nil when not asked for); logs:
     # what SIGHUP reopens (StdioRedirect, the access log's File).
@@ -49,7 +47,7 @@ module Nettyrack
     end
 
     def run(app)
-      @orders = Orders.new.trap(SIGNALS)
+      @orders = Orders.new.trap(Orders::SIGNALS)
       @hooks.run(:worker_boot)
       server = open(app)
       @orders.relay(server.orders) if server.control_url

@@ -25,6 +25,10 @@ module Nettyrack
   class Orders
     Order = Struct.new(:kind, :reason, :detail)
 
+    # The signals a server takes as orders, as Puma's: INT and TERM stop it, USR2 and USR1
+    # (Puma's phased restart) ask for a hot restart. (HUP is ReloadSignal's.)
+    SIGNALS = { "INT" => :stop, "TERM" => :stop, "USR2" => :restart, "USR1" => :restart }.freeze
+
     def initialize
       @queue = java.util.concurrent.LinkedBlockingQueue.new # Ruby 3.1's Queue#pop takes no timeout
       @previous = {}
