@@ -7,6 +7,7 @@ require_relative "pubsub_setting"
 require_relative "rack_options"
 require_relative "rails_check"
 require_relative "orders"
+require_relative "reload_signal"
 
 module Nettyrack
   # What `rackup -s nettyrack` and `rails server` run, through Rack 2's Rack::Handler or the
@@ -18,8 +19,10 @@ module Nettyrack
   #   Server#start → boot line(s) → yield the server → #shutdown, SIGINT, SIGTERM or control
   #   POST /stop → Server#stop → engine closed
   #
-  # A hot restart (SIGUSR2, POST /restart) is the nettyrack command's: rackup and `rails server`
-  # cannot start themselves again, so here it is answered with a line saying so.
+  # A hot restart (SIGUSR2, SIGUSR1, POST /restart) is the nettyrack command's: rackup and `rails
+  # server` cannot start themselves again, so here it is answered with a line saying so. SIGHUP
+  # reloads the certificates of ssl:// listeners (ReloadSignal); no signal here ends the JVM
+  # ungracefully.
   #
   # The app arrives already built (and wrapped in rackup's middleware); config files, $PORT
   # and the other launcher settings do not apply here. So a Redis engine given as -O pubsub
@@ -48,8 +51,9 @@ module Nettyrack
     def serve(app, options)
       server = Server.new(app, **RackOptions.keywords(options), pubsub: Nettyrack.pubsub)
       quiet = RackOptions.quiet?(options)
-      orders = @orders = Orders.new.trap("INT" => :stop, "TERM" => :stop, "USR2" => :restart)
+      orders = @orders = Orders.new.trap(Orders::SIGNALS)
       server.start
+      reload = ReloadSignal.new(server, logs: [], out: $stdout, err: $stderr).trap
       orders.relay(server.orders) if server.control_url
       BootLine.lines(server, quiet: quiet).each { |line| puts_line(line) }
       (warning = RailsCheck.warning(server.configuration.threads.last)) && warn(warning)
@@ -59,6 +63,7 @@ module Nettyrack
       server.stop
       server
     ensure
+      reload&.restore
       orders&.restore
     end
 

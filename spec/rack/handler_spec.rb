@@ -57,6 +57,25 @@ RSpec.describe "Rack::Handler::Nettyrack" do
     Signal.trap("INT", previous || "DEFAULT")
   end
 
+  it "answers SIGUSR1, SIGUSR2 and SIGHUP with a line each and keeps serving, as no signal of Puma's ends it" do
+    still = nil
+    expect do
+      run_handler(app, stop: "#shutdown", Host: "127.0.0.1", Port: 0, Quiet: true) do |server|
+        Process.kill("HUP", Process.pid)
+        %w[USR1 USR2].each { |signal| Process.kill(signal, Process.pid) }
+        # The handler takes orders once this block returns; $stdout and $stderr are the matchers' StringIOs.
+        still = Thread.new do
+          Deadline.wait_until(timeout: 30) { $stdout.string.include?("SIGHUP") && $stderr.string.scan("hot restart needs").size == 2 }
+          fetch("#{server.urls.first}/still").body
+        ensure
+          handler.shutdown
+        end
+      end
+    end.to output(/\Anettyrack: SIGHUP: nothing to reopen or reload \(no log files, no ssl:\/\/ listeners\)\n\z/).to_stdout
+      .and output(/(?=.*nettyrack: SIGUSR1: hot restart needs the nettyrack command)(?=.*nettyrack: SIGUSR2: hot restart needs)/m).to_stderr
+    expect(Deadline.value(still, 10, "the request after the signals")).to eq("handled /still")
+  end
+
   it "takes -O proxy_protocol: the PROXY header's address becomes REMOTE_ADDR, and the boot line says so" do
     remote = ->(env) { [200, { "content-type" => "text/plain" }, [env["REMOTE_ADDR"]]] }
     reply = nil
