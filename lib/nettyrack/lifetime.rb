@@ -143,11 +143,14 @@ module Nettyrack
 
     # Checked before the app loaded: a failure now means something changed since; serving goes on.
     def write_files(server)
-      [@pidfile, @state_file].compact.each do |file|
-        file == @pidfile ? file.write : file.write(**state(server))
-      rescue Error => e
-        @err.puts(e.line)
-      end
+      said { @pidfile&.write }
+      said { @state_file&.write(**state(server)) }
+    end
+
+    def said
+      yield
+    rescue Error => e
+      @err.puts(e.line)
     end
 
     def state(server)
