@@ -11,7 +11,9 @@ import org.nettyrack.core.ServerConfig;
 /**
  * Reads a request body from the servlet input into the core's {@link RequestBodyBuffer}: in
  * memory up to {@code body-buffer}, in a temp file beyond, never past {@code max-body-size}
- * (the same limits as the Netty door). The container has already de-chunked it.
+ * (the same limits as the Netty door). The container has already de-chunked it. A request the
+ * door refuses before its body is read has the rest read and dropped ({@link #discardRest}),
+ * at most {@code max-discard-size} of it.
  */
 final class RequestBodies {
     private static final int CHUNK = 16 * 1024;
@@ -26,8 +28,8 @@ final class RequestBodies {
         if (declared >= 0 && !buffer.accepts(declared)) {
             return null;
         }
-        if (declared == 0 || (declared < 0 && request.getHeader("transfer-encoding") == null)) {
-            return RequestBody.EMPTY; // no body (RFC 9112 6.3); reading the input anyway upsets Jetty's upgrades
+        if (!hasBody(request)) {
+            return RequestBody.EMPTY;
         }
         byte[] chunk = new byte[(int) Math.min(CHUNK, declared > 0 ? declared : CHUNK)];
         boolean done = false;
@@ -46,5 +48,43 @@ final class RequestBodies {
                 buffer.discard();
             }
         }
+    }
+
+    /**
+     * Reads what is left of the body and drops it, before the door answers a request it refused
+     * and closes the connection: a connection closed with bytes unread is reset (RST), and the
+     * client, still sending, loses the answer with it. True when the body ended within
+     * {@code bound} bytes; false, without reading on, when it is longer (the declared length
+     * says so at once), or when the client went.
+     */
+    static boolean discardRest(HttpServletRequest request, long bound) {
+        if (!hasBody(request)) {
+            return true;
+        }
+        long declared = request.getContentLengthLong();
+        if (declared > bound) {
+            return false; // what was read already only lowers the rest, never enough to matter here
+        }
+        byte[] chunk = new byte[CHUNK];
+        long left = bound;
+        try {
+            InputStream in = request.getInputStream();
+            int n;
+            while ((n = in.read(chunk)) != -1) {
+                left -= n;
+                if (left < 0) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException | IllegalStateException gone) {
+            return false; // the client went, or the input is the app's reader's: nothing more to read
+        }
+    }
+
+    /** No body: no length or a zero one, and no chunks (RFC 9112 6.3); reading the input anyway upsets Jetty's upgrades. */
+    private static boolean hasBody(HttpServletRequest request) {
+        long declared = request.getContentLengthLong();
+        return declared > 0 || (declared < 0 && request.getHeader("transfer-encoding") != null);
     }
 }
