@@ -106,6 +106,10 @@ final class ServletDoor {
         boolean handedOff = false;
         try {
             ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, upgrades);
+            if (request.upgradeUnavailable()) {
+                refuse(req, resp, 501); // the container has no WebSocket (logged at deploy)
+                return;
+            }
             boolean head = "HEAD".equals(req.getMethod());
             ServletResponseSink sink = new ServletResponseSink(resp, head, request.upgrade());
             if (mayGoAsync && !head && request.upgrade() == Upgrade.NONE && req.isAsyncSupported()) {
