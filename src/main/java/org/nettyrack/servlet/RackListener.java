@@ -51,12 +51,24 @@ public final class RackListener implements ServletContextListener {
             HostedApp.Settings settings = new HostedApp.Settings(params, root, context.getClassLoader(),
                 Map.of("$servlet_context", context), line -> context.log("nettyrack: " + line));
             app = onOwnThread("nettyrack boot", () -> booter.boot(settings));
-            context.setAttribute(ServletDoor.ATTRIBUTE,
-                new ServletDoor(app, context, new PublicFiles(context, params.get("public.root")), mapAsync(context)));
+            context.setAttribute(ServletDoor.ATTRIBUTE, door(context, params));
         } catch (HostedApp.BootFailure e) {
             String line = "nettyrack: cannot boot the Rack app of " + name(context) + ": " + e.getMessage();
             context.log(line);
             throw new HostedApp.BootFailure(line);
+        }
+    }
+
+    /**
+     * The door for the booted app; when it cannot be made, the app is stopped again before the
+     * failure fails the deployment (its runtime and threads would be left behind otherwise).
+     */
+    private ServletDoor door(ServletContext context, Map<String, String> params) {
+        try {
+            return new ServletDoor(app, context, new PublicFiles(context, params.get("public.root")), mapAsync(context));
+        } catch (RuntimeException | Error e) {
+            stopApp();
+            throw e;
         }
     }
 
@@ -67,6 +79,10 @@ public final class RackListener implements ServletContextListener {
         if (door instanceof ServletDoor) {
             ((ServletDoor) door).close();
         }
+        stopApp();
+    }
+
+    private void stopApp() {
         if (app != null) {
             HostedApp stopping = app;
             app = null;
