@@ -79,6 +79,22 @@ RSpec.describe "nettyrack war" do
     expect(war_read(@war, "META-INF/MANIFEST.MF")).to include("Main-Class: org.nettyrack.war.WarMain")
   end
 
+  it "has each class once across WEB-INF/lib: Jetty warns of a class in two jars" do
+    zip = java.util.zip.ZipFile.new(@war)
+    owners = Hash.new { |hash, name| hash[name] = [] }
+    zip.entries.select { |entry| entry.name.match?(%r{\AWEB-INF/lib/[^/]+\.jar\z}) }.each do |entry|
+      jar = java.util.zip.ZipInputStream.new(zip.get_input_stream(entry))
+      while (inner = jar.next_entry)
+        name = inner.name
+        owners[name] << File.basename(entry.name) if name.end_with?(".class") && !name.start_with?("META-INF/") && name != "module-info.class"
+      end
+    end
+    expect(owners.select { |_name, jars| jars.size > 1 }.keys.first(5)).to eq([])
+    expect(owners).to include("com/jcraft/jzlib/Deflater.class") # in JRuby's jar
+  ensure
+    zip&.close
+  end
+
   it "serves the app with java -jar: its lib, its public files, the WAR's rack.env; SIGTERM stops it cleanly" do
     Dir.mktmpdir("war-run") do |tmp|
       java_jar(@war, "-b", "tcp://127.0.0.1:0", tmpdir: tmp) do |child|
