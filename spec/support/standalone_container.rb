@@ -26,8 +26,9 @@ class StandaloneContainer
 
   attr_reader :name, :port
 
-  def self.jetty(modules, dir)
-    new("Jetty 12 (#{modules.join(',')})", dir, kind: :jetty, modules: modules)
+  # java: another JVM's java (its JVM_FLAGS then left out).
+  def self.jetty(modules, dir, java: JAVA)
+    new("Jetty 12 (#{modules.join(',')})", dir, kind: :jetty, modules: modules, java: java)
   end
 
   def self.tomcat(version, dir)
@@ -38,7 +39,9 @@ class StandaloneContainer
     [JETTY, *TOMCATS.values].all? { |name| File.file?(File.join(HOME, name, ".complete")) }
   end
 
-  def initialize(name, dir, kind:, modules: nil, home: JETTY)
+  def initialize(name, dir, kind:, modules: nil, home: JETTY, java: JAVA)
+    @java = java
+    @flags = java == JAVA ? JVM_FLAGS : []
     @name = name
     @dir = dir
     @kind = kind
@@ -90,7 +93,7 @@ class StandaloneContainer
   def jetty_base
     FileUtils.mkdir_p(File.join(@dir, "work")) # Jetty unpacks WARs there instead of /tmp
     made = NettyrackProcess.new("-jar", File.join(@home, "start.jar"), "jetty.home=#{@home}", "jetty.base=#{@dir}",
-                                "--add-modules=#{@modules.join(',')}", command: [JAVA], chdir: @dir,
+                                "--add-modules=#{@modules.join(',')}", command: [@java], chdir: @dir,
                                                                        env: WarHelpers::OUTSIDE_BUNDLER)
     status = made.wait(timeout: 120)
     raise "jetty --add-modules failed: #{made.stdout}#{made.raw_stderr}" unless status.success?
@@ -99,9 +102,9 @@ class StandaloneContainer
   end
 
   def start_jetty
-    NettyrackProcess.new(*JVM_FLAGS, "-Djava.io.tmpdir=#{File.join(@dir, 'work')}", "-jar", File.join(@home, "start.jar"),
+    NettyrackProcess.new(*@flags, "-Djava.io.tmpdir=#{File.join(@dir, 'work')}", "-jar", File.join(@home, "start.jar"),
                          "jetty.home=#{@home}", "jetty.base=#{@dir}", "jetty.http.host=127.0.0.1", "jetty.http.port=0",
-                         command: [JAVA], chdir: @dir, env: WarHelpers::OUTSIDE_BUNDLER)
+                         command: [@java], chdir: @dir, env: WarHelpers::OUTSIDE_BUNDLER)
   end
 
   # The distribution's conf/ with the shutdown port off and the HTTP connector on 127.0.0.1:0.

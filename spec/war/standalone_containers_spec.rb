@@ -78,4 +78,14 @@ RSpec.describe "WARs in standalone Jetty and Tomcat" do
       end
     end
   end
+
+  it "fails the deployment with one line when the WAR's JRuby needs a newer Java than the container's" do
+    java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
+    skip "needs JRuby 10 (Java 21+) and a Java 17 at #{java17}" unless JRUBY_VERSION.start_with?("10.") && File.executable?(java17)
+    container = StandaloneContainer.jetty(%w[server http ee10-deploy], File.join(@dir, "java17"), java: java17).start(@wars.first(1))
+    expect(fetch("http://127.0.0.1:#{container.port}/hello/", timeout: 60).code).to eq("503")
+    expect(container.log).to include("nettyrack: cannot boot the Rack app of /hello: this WAR's JRuby needs a newer Java than 17 (")
+  ensure
+    container&.kill
+  end
 end

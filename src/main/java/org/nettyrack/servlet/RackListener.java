@@ -93,14 +93,18 @@ public final class RackListener implements ServletContextListener {
         }
     }
 
-    /** Runs the work on a new thread (the caller's context class loader) and waits for it. */
+    /**
+     * Runs the work on a new thread (the caller's context class loader) and waits for it; what
+     * it threw is thrown here. A JRuby built for a newer Java than the container's fails its
+     * first class: that is a boot failure of one line, not a stack trace.
+     */
     private static <T> T onOwnThread(String name, Supplier<T> work) {
         AtomicReference<T> result = new AtomicReference<>();
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = new Thread(() -> {
             try {
                 result.set(work.get());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 failure.set(e);
             }
         }, name);
@@ -118,8 +122,14 @@ public final class RackListener implements ServletContextListener {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (failure.get() != null) {
-            throw failure.get();
+        Throwable failed = failure.get();
+        if (failed instanceof UnsupportedClassVersionError) {
+            throw new HostedApp.BootFailure("this WAR's JRuby needs a newer Java than " + Runtime.version().feature()
+                + " (" + failed.getMessage() + ")");
+        } else if (failed instanceof RuntimeException) {
+            throw (RuntimeException) failed;
+        } else if (failed instanceof Error) {
+            throw (Error) failed;
         }
         return result.get();
     }
