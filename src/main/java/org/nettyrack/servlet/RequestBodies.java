@@ -17,6 +17,8 @@ import org.nettyrack.core.ServerConfig;
  */
 final class RequestBodies {
     private static final int CHUNK = 16 * 1024;
+    /** Set once the door began to read a request's body (the container then sent any 100 Continue). */
+    private static final String STARTED = RequestBodies.class.getName() + ".started";
 
     private RequestBodies() {
     }
@@ -32,6 +34,7 @@ final class RequestBodies {
             return RequestBody.EMPTY;
         }
         byte[] chunk = new byte[(int) Math.min(CHUNK, declared > 0 ? declared : CHUNK)];
+        request.setAttribute(STARTED, Boolean.TRUE);
         boolean done = false;
         try {
             InputStream in = request.getInputStream();
@@ -53,12 +56,14 @@ final class RequestBodies {
     /**
      * Reads what is left of the body and drops it, before the door answers a request it refused
      * and closes the connection: a connection closed with bytes unread is reset (RST), and the
-     * client, still sending, loses the answer with it. True when the body ended within
-     * {@code bound} bytes; false, without reading on, when it is longer (the declared length
-     * says so at once), or when the client went.
+     * client, still sending, loses the answer with it. True when nothing of the body is left
+     * unread: it ended within {@code bound} bytes, or it was never sent (a client that asked for
+     * {@code 100 Continue} sends it only once the container says so, which it does when the body
+     * is first read: unread, it gets the answer instead). False, without reading on, when the
+     * body is longer (the declared length says so at once), or when the client went.
      */
     static boolean discardRest(HttpServletRequest request, long bound) {
-        if (!hasBody(request)) {
+        if (!hasBody(request) || (awaitsContinue(request) && request.getAttribute(STARTED) == null)) {
             return true;
         }
         long declared = request.getContentLengthLong();
@@ -80,6 +85,11 @@ final class RequestBodies {
         } catch (IOException | IllegalStateException gone) {
             return false; // the client went, or the input is the app's reader's: nothing more to read
         }
+    }
+
+    private static boolean awaitsContinue(HttpServletRequest request) {
+        String expect = request.getHeader("expect");
+        return expect != null && expect.trim().equalsIgnoreCase("100-continue") && "HTTP/1.1".equals(request.getProtocol());
     }
 
     /** No body: no length or a zero one, and no chunks (RFC 9112 6.3); reading the input anyway upsets Jetty's upgrades. */
