@@ -11,7 +11,7 @@ require "tmpdir"
 # in each container in turn. Each container must answer HTTP and SSE; WebSocket where it has
 # WebSocket support, else a 501 and one line per web app in its log; deploy without a warning
 # (no class found in two jars); and on SIGTERM give open connections on_shutdown, then a 1001
-# close or the end of the stream.
+# close or the end of the stream, again without a warning.
 RSpec.describe "WARs in standalone Jetty and Tomcat" do
   include WarHelpers
 
@@ -71,6 +71,7 @@ RSpec.describe "WARs in standalone Jetty and Tomcat" do
           expect([messages.last, code]).to eq(["* the server is going away", 1001])
         end
         expect(follower.read_to_end).to include("data: * the server is going away")
+        expect(container.warnings).to eq([]) # none at the stop either
       ensure
         member&.close
         follower&.close
