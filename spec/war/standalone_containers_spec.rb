@@ -39,9 +39,9 @@ RSpec.describe "WARs in standalone Jetty and Tomcat" do
     "Tomcat 11" => [->(dir) { StandaloneContainer.tomcat("11", dir) }, true]
   }.each do |name, (make, websocket)|
     it "serves both WARs in #{name}, #{websocket ? 'WebSocket included' : 'WebSocket answered 501'}; SIGTERM ends push cleanly" do
-      container = make.call(File.join(@dir, name.tr("^A-Za-z0-9", "_"))).start(@wars)
-      base = "http://127.0.0.1:#{container.port}"
+      container = make.call(File.join(@dir, name.tr("^A-Za-z0-9", "_")))
       aggregate_failures do
+        base = "http://127.0.0.1:#{container.start(@wars).port}"
         expect(fetch("#{base}/hello/", timeout: 60).body).to start_with("Hello from nettyrack on jruby")
         expect(fetch("#{base}/chat/chat.js", timeout: 60).body).to include("new WebSocket")
 
@@ -83,7 +83,8 @@ RSpec.describe "WARs in standalone Jetty and Tomcat" do
   it "fails the deployment with one line when the WAR's JRuby needs a newer Java than the container's" do
     java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
     skip "needs JRuby 10 (Java 21+) and a Java 17 at #{java17}" unless JRUBY_VERSION.start_with?("10.") && File.executable?(java17)
-    container = StandaloneContainer.jetty(%w[server http ee10-deploy], File.join(@dir, "java17"), java: java17).start(@wars.first(1))
+    container = StandaloneContainer.jetty(%w[server http ee10-deploy], File.join(@dir, "java17"), java: java17)
+    container.start(@wars.first(1))
     expect(fetch("http://127.0.0.1:#{container.port}/hello/", timeout: 60).code).to eq("503")
     expect(container.log).to include("nettyrack: cannot boot the Rack app of /hello: this WAR's JRuby needs a newer Java than 17 (")
   ensure
