@@ -7,6 +7,8 @@
 # receives there, so a line reaches every subscriber, whichever connection it came from. With
 # `--pubsub redis://127.0.0.1:6379` the channel spans every process sharing that Redis.
 # POST /say publishes from plain HTTP with Nettyrack.publish, outside any connection.
+# GET /chat as Server-Sent Events (`curl -N -H 'Accept: text/event-stream' localhost:9292/chat`)
+# follows the room without joining it: every line becomes an event.
 module Chat
   CHANNEL = "chat"
 
@@ -15,13 +17,13 @@ module Chat
     nick.empty? ? "guest" : nick
   end
 
-  # GET /chat?nick=NAME as a WebSocket: joins the chat.
+  # GET /chat?nick=NAME as a WebSocket: joins the chat; as an event stream: follows it.
   def self.join(env)
-    unless env["rack.upgrade?"] == :websocket
-      return [400, { "content-type" => "text/plain" }, ["/chat is a WebSocket\n"]]
+    case env["rack.upgrade?"]
+    when :websocket then env["rack.upgrade"] = Member.new(nick(env))
+    when :sse then env["rack.upgrade"] = Follower
+    else return [400, { "content-type" => "text/plain" }, ["/chat is a WebSocket or an event stream\n"]]
     end
-
-    env["rack.upgrade"] = Member.new(nick(env))
     [200, {}, []]
   end
 
@@ -59,6 +61,18 @@ module Chat
     # The connection (and its subscription) is gone: tell the others from outside it.
     def on_close(_client)
       Nettyrack.publish(CHANNEL, "* #{@nick} left")
+    end
+  end
+
+  # An event stream that reads along: each line on the channel is one event.
+  module Follower
+    def self.on_open(client)
+      client.subscribe(CHANNEL)
+      client.write("* following the chat")
+    end
+
+    def self.on_shutdown(client)
+      client.write("* the server is going away")
     end
   end
 end

@@ -6,7 +6,8 @@ RSpec.describe Nettyrack::Configuration do
       expect(described_class::DEFAULTS).to include(
         host: "0.0.0.0", port: 9292, environment: "development", rackup: "config.ru", quiet: false,
         access_log: nil, max_body_size: 100 * 1024 * 1024, max_header_size: 16 * 1024,
-        max_uri_length: 8 * 1024, max_headers: 100, max_chunk_extensions: 16 * 1024, body_buffer: 128 * 1024, header_timeout: 30,
+        max_uri_length: 8 * 1024, max_headers: 100, max_chunk_extensions: 16 * 1024, body_buffer: 128 * 1024, max_discard_size: 4 * 1024 * 1024,
+        header_timeout: 30,
         keep_alive_timeout: 20, write_timeout: 60, shutdown_timeout: 30, queue_size: 1024, io_threads: 0,
         pubsub: nil, proxy_protocol: false, http2: true, max_concurrent_streams: 100, http2_initial_window: 65_535,
         http2_max_resets: 200, http2_reset_window: 30, file_cache: 1, file_cache_entries: 1024

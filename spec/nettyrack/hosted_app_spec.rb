@@ -59,8 +59,9 @@ RSpec.describe Nettyrack::HostedApp do
 
   it "turns our limits, by their CLI names, into the ServerConfig" do
     write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
-    _app, config = boot("max-body-size" => "64k", "body-buffer" => "1k", "max-push-queue" => "2m")
-    expect([config.limits.maxBodySize, config.limits.bodyBufferSize, config.push.maxPushQueue]).to eq([64 * 1024, 1024, 2 * 1024 * 1024])
+    _app, config = boot("max-body-size" => "64k", "body-buffer" => "1k", "max-push-queue" => "2m", "max-discard-size" => "1m")
+    expect([config.limits.maxBodySize, config.limits.bodyBufferSize, config.push.maxPushQueue, config.limits.maxDiscardSize])
+      .to eq([64 * 1024, 1024, 2 * 1024 * 1024, 1024 * 1024])
   end
 
   it "takes threads, the CLI's MIN:MAX or MAX, as how many requests run the app at once" do

@@ -10,21 +10,23 @@ RSpec.describe Nettyrack::JavaConfig do
 
   it "fills every builder setting from the Ruby names" do
     config = build(binds: [Nettyrack::Bind.tcp("127.0.0.1", 0), Nettyrack::Bind.tcp("::1", 8080)], threads: [3, 9], max_body_size: 5_000_000_000,
-                   max_header_size: 32_768, max_uri_length: 4096, max_headers: 50, body_buffer: 1024,
+                   max_header_size: 32_768, max_uri_length: 4096, max_headers: 50, body_buffer: 1024, max_discard_size: 2048,
                    header_timeout: 1.5, keep_alive_timeout: 20, write_timeout: 0.25, shutdown_timeout: 0,
                    queue_size: 7, io_threads: 3)
     expect(config.listen.binds.map { |bind| [bind.host, bind.port] }).to eq([["127.0.0.1", 0], ["::1", 8080]])
     expect([config.workers.minThreads, config.workers.maxThreads, config.workers.queueSize, config.workers.ioThreads]).to eq([3, 9, 7, 3])
     expect([config.limits.maxBodySize, config.limits.maxHeaderSize, config.limits.maxUriLength, config.limits.maxHeaders, config.limits.bodyBufferSize])
       .to eq([5_000_000_000, 32_768, 4096, 50, 1024])
+    expect(config.limits.maxDiscardSize).to eq(2048)
     expect([config.timeouts.headerTimeoutMillis, config.timeouts.keepAliveTimeoutMillis, config.timeouts.writeTimeoutMillis, config.timeouts.shutdownTimeoutMillis])
       .to eq([1500, 20_000, 250, 0])
   end
 
   it "sends the defaults to Java" do
     config = build
-    expect([config.limits.maxBodySize, config.limits.bodyBufferSize, config.timeouts.headerTimeoutMillis, config.workers.queueSize, config.listen.proxyProtocol])
-      .to eq([100 * 1024 * 1024, 128 * 1024, 30_000, 1024, false])
+    expect([config.limits.maxBodySize, config.limits.bodyBufferSize, config.limits.maxDiscardSize, config.timeouts.headerTimeoutMillis,
+            config.workers.queueSize, config.listen.proxyProtocol])
+      .to eq([100 * 1024 * 1024, 128 * 1024, 4 * 1024 * 1024, 30_000, 1024, false])
   end
 
   it "turns on the PROXY protocol" do

@@ -59,6 +59,23 @@ class WsClient
     end
   end
 
+  # Reads until the server ends the connection: [the text messages before, the close code];
+  # the code is nil when the connection ended without a close frame (a browser's 1006).
+  # Raises at the deadline.
+  def read_until_close(timeout: 30)
+    limit = Deadline.now + timeout
+    messages = []
+    loop do
+      opcode, _fin, payload = read_frame(limit)
+      messages << payload.force_encoding(Encoding::UTF_8) if opcode == :text
+      return [messages, payload.bytesize >= 2 ? payload.unpack1("n") : nil] if opcode == :close
+    end
+  rescue RuntimeError
+    raise if Deadline.now >= limit
+
+    [messages, nil]
+  end
+
   # Sends a close frame (1000) and closes the socket.
   def close
     mask = SecureRandom.bytes(4)

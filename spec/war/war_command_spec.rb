@@ -79,6 +79,29 @@ RSpec.describe "nettyrack war" do
     expect(war_read(@war, "META-INF/MANIFEST.MF")).to include("Main-Class: org.nettyrack.war.WarMain")
   end
 
+  it "writes a jetty-web.xml that has Jetty stop the web app before it closes its connections" do
+    xml = war_read(@war, "WEB-INF/jetty-web.xml")
+    expect(xml).to include('<Configure id="nettyrackWebApp">',
+                           '<Call class="org.eclipse.jetty.util.thread.ShutdownThread" name="register">',
+                           '<Item><Ref refid="nettyrackWebApp"/></Item>')
+  end
+
+  it "has each class once across WEB-INF/lib: Jetty warns of a class in two jars" do
+    zip = java.util.zip.ZipFile.new(@war)
+    owners = Hash.new { |hash, name| hash[name] = [] }
+    zip.entries.select { |entry| entry.name.match?(%r{\AWEB-INF/lib/[^/]+\.jar\z}) }.each do |entry|
+      jar = java.util.zip.ZipInputStream.new(zip.get_input_stream(entry))
+      while (inner = jar.next_entry)
+        name = inner.name
+        owners[name] << File.basename(entry.name) if name.end_with?(".class") && !name.start_with?("META-INF/") && name != "module-info.class"
+      end
+    end
+    expect(owners.select { |_name, jars| jars.size > 1 }.keys.first(5)).to eq([])
+    expect(owners).to include("com/jcraft/jzlib/Deflater.class") # in JRuby's jar
+  ensure
+    zip&.close
+  end
+
   it "serves the app with java -jar: its lib, its public files, the WAR's rack.env; SIGTERM stops it cleanly" do
     Dir.mktmpdir("war-run") do |tmp|
       java_jar(@war, "-b", "tcp://127.0.0.1:0", tmpdir: tmp) do |child|
@@ -134,14 +157,15 @@ RSpec.describe "nettyrack war" do
     end
   end
 
-  it "puts the app's own config/web.xml in its place, and Rack without a Gemfile" do
+  it "puts the app's own config/web.xml and config/jetty-web.xml in their places, and Rack without a Gemfile" do
     app = File.join(@dir, "own-webxml")
     own = "<?xml version=\"1.0\"?>\n<web-app version=\"6.0\"><display-name>mine</display-name></web-app>\n"
-    write_files(app, "config.ru" => "run ->(env) { [200, {}, ['ok']] }\n", "config/web.xml" => own)
+    write_files(app, "config.ru" => "run ->(env) { [200, {}, ['ok']] }\n", "config/web.xml" => own, "config/jetty-web.xml" => "<Configure/>\n")
     war = File.join(@dir, "own.war")
     status, = nettyrack_war(app, "-o", war)
     expect(status).to eq(0)
     expect(war_read(war, "WEB-INF/web.xml")).to eq(own)
+    expect(war_read(war, "WEB-INF/jetty-web.xml")).to eq("<Configure/>\n")
     expect(war_entries(war).grep(%r{\AWEB-INF/gems/specifications/rack-})).not_to be_empty
   end
 

@@ -21,6 +21,9 @@ module Nettyrack
             puma: :http_content_length_limit),
       limit(:max_header_size, :size, 16 * KIB, :maxHeaderSize, "largest request header block; 431 beyond"),
       limit(:max_uri_length, :size, 8 * KIB, :maxUriLength, "longest request line; 414 beyond"),
+      # read after a 413 (414, 431, ...) before the close, or the client sending it is reset unanswered
+      limit(:max_discard_size, :size, 4 * MIB, :maxDiscardSize,
+            "servlet door: body bytes read and dropped after refusing a request, so the client reads the answer"),
       limit(:max_headers, :count, 100, :maxHeaders, "most request header fields; 431 beyond"),
       limit(:max_chunk_extensions, :size, 16 * KIB, :maxChunkExtensions,
             "chunk-extension bytes a chunked body may send beyond its data (1/4 per chunk); 400 beyond"),

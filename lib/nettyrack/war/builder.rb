@@ -6,6 +6,7 @@ require_relative "app_files"
 require_relative "archive"
 require_relative "gem_set"
 require_relative "jars"
+require_relative "jetty_web_xml"
 require_relative "nettyrack_gem"
 require_relative "web_xml"
 require_relative "../errors"
@@ -20,7 +21,8 @@ module Nettyrack
     #   META-INF/nettyrack/war.properties   what the launcher runs, the default RACK_ENV and
     #                                       BUNDLE_WITHOUT
     #   WEB-INF/               config.ru and the app (AppFiles), web.xml (config/web.xml, else
-    #                          WebXml's), lib/ (Jars + Settings#java_libs), gems/ (GemSet +
+    #                          WebXml's), jetty-web.xml (config/jetty-web.xml, else
+    #                          JettyWebXml's), lib/ (Jars + Settings#java_libs), gems/ (GemSet +
     #                          NettyrackGem), Gemfile.lock (GemSet's, when the app has none)
     #
     # It is written next to the output and renamed into place, so a failed build leaves no
@@ -47,6 +49,7 @@ module Nettyrack
         writable!
         entries = AppFiles.new(@settings, skip: [@output]).entries
         entries["WEB-INF/web.xml"] = web_xml
+        entries["WEB-INF/jetty-web.xml"] = own("jetty-web.xml") || Archive::Bytes.new(JettyWebXml.render)
         entries.merge!(gem_entries, @gem.entries(GEM_PATH), java_libs)
         entries[PROPERTIES] = Archive::Bytes.new(properties)
         Dir.mktmpdir("nettyrack-war") do |scratch|
@@ -74,8 +77,13 @@ module Nettyrack
       end
 
       def web_xml
-        custom = File.join(@settings.app_dir, "config", "web.xml")
-        File.file?(custom) ? custom : Archive::Bytes.new(WebXml.render(@settings.webxml.context_params))
+        own("web.xml") || Archive::Bytes.new(WebXml.render(@settings.webxml.context_params))
+      end
+
+      # The app's own config/NAME, when it has one.
+      def own(name)
+        path = File.join(@settings.app_dir, "config", name)
+        path if File.file?(path)
       end
 
       def gem_entries

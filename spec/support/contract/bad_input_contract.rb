@@ -22,7 +22,9 @@ RSpec.shared_examples "the bad input contract" do
     "a URI over the limit" => ["GET %s#{'a' * 2000} HTTP/1.1\r\nHost: x\r\n\r\n", 414],
     "a header block over the limit" => ["GET %s HTTP/1.1\r\nHost: x\r\nX-Big: #{'b' * 3000}\r\n\r\n", 431],
     "too many headers" => ["GET %s HTTP/1.1\r\nHost: x\r\n#{(1..30).map { |i| "X-H#{i}: v\r\n" }.join}\r\n", 431],
-    "a body over the limit" => ["POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n", 413],
+    # Sent whole, as a client does: a servlet door reads the rest of a refused body before its
+    # 413 (max-discard-size), and Tomcat answers a body cut short by the client 400 instead.
+    "a body over the limit" => ["POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n#{'y' * 20_000}", 413],
     "a chunked body growing over the limit" =>
       ["POST %s HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n#{"2710\r\n#{'z' * 10_000}\r\n" * 2}0\r\n\r\n", 413],
     "bad chunk framing" => ["POST %s HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", 400],

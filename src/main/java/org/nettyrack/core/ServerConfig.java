@@ -140,6 +140,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         private int maxChunkExtensions = RequestLimits.DEFAULTS.maxChunkExtensions();
         private long maxBodySize = RequestLimits.DEFAULTS.maxBodySize();
         private int bodyBufferSize = RequestLimits.DEFAULTS.bodyBufferSize();
+        private long maxDiscardSize = RequestLimits.DEFAULTS.maxDiscardSize();
         private long headerTimeoutMillis = Timeouts.DEFAULTS.headerTimeoutMillis();
         private long bodyTimeoutMillis = Timeouts.DEFAULTS.bodyTimeoutMillis();
         private long bodyMinRate = Timeouts.DEFAULTS.bodyMinRate();
@@ -182,6 +183,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         public Builder maxChunkExtensions(int n) { maxChunkExtensions = n; return this; }
         public Builder maxBodySize(long n) { maxBodySize = n; return this; }
         public Builder bodyBufferSize(int n) { bodyBufferSize = n; return this; }
+        public Builder maxDiscardSize(long n) { maxDiscardSize = n; return this; }
         public Builder headerTimeoutMillis(long ms) { headerTimeoutMillis = ms; return this; }
         public Builder bodyTimeoutMillis(long ms) { bodyTimeoutMillis = ms; return this; }
         public Builder bodyMinRate(long bytesPerSecond) { bodyMinRate = bytesPerSecond; return this; }
@@ -212,7 +214,8 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
             return new ServerConfig(
                 new Listen(binds.isEmpty() ? Listen.DEFAULTS.binds() : binds, proxyProtocol),
                 new WorkerSettings(minThreads, maxThreads, queueSize, maxConnections, ioThreads, workerNice, setPriority),
-                new RequestLimits(maxUriLength, maxHeaderSize, maxHeaders, maxChunkExtensions, maxBodySize, bodyBufferSize),
+                new RequestLimits(maxUriLength, maxHeaderSize, maxHeaders, maxChunkExtensions, maxBodySize, bodyBufferSize,
+                    maxDiscardSize),
                 new Timeouts(headerTimeoutMillis, bodyTimeoutMillis, bodyMinRate, keepAliveTimeoutMillis, writeTimeoutMillis,
                     shutdownTimeoutMillis),
                 new Http2Settings(http2, maxConcurrentStreams, http2InitialWindow, http2MaxResets, http2ResetWindowMillis),

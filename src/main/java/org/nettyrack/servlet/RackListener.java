@@ -51,12 +51,24 @@ public final class RackListener implements ServletContextListener {
             HostedApp.Settings settings = new HostedApp.Settings(params, root, context.getClassLoader(),
                 Map.of("$servlet_context", context), line -> context.log("nettyrack: " + line));
             app = onOwnThread("nettyrack boot", () -> booter.boot(settings));
-            context.setAttribute(ServletDoor.ATTRIBUTE,
-                new ServletDoor(app, context, new PublicFiles(context, params.get("public.root")), mapAsync(context)));
+            context.setAttribute(ServletDoor.ATTRIBUTE, door(context, params));
         } catch (HostedApp.BootFailure e) {
             String line = "nettyrack: cannot boot the Rack app of " + name(context) + ": " + e.getMessage();
             context.log(line);
             throw new HostedApp.BootFailure(line);
+        }
+    }
+
+    /**
+     * The door for the booted app; when it cannot be made, the app is stopped again before the
+     * failure fails the deployment (its runtime and threads would be left behind otherwise).
+     */
+    private ServletDoor door(ServletContext context, Map<String, String> params) {
+        try {
+            return new ServletDoor(app, context, new PublicFiles(context, params.get("public.root")), mapAsync(context));
+        } catch (RuntimeException | Error e) {
+            stopApp();
+            throw e;
         }
     }
 
@@ -67,6 +79,10 @@ public final class RackListener implements ServletContextListener {
         if (door instanceof ServletDoor) {
             ((ServletDoor) door).close();
         }
+        stopApp();
+    }
+
+    private void stopApp() {
         if (app != null) {
             HostedApp stopping = app;
             app = null;
@@ -77,14 +93,18 @@ public final class RackListener implements ServletContextListener {
         }
     }
 
-    /** Runs the work on a new thread (the caller's context class loader) and waits for it. */
+    /**
+     * Runs the work on a new thread (the caller's context class loader) and waits for it; what
+     * it threw is thrown here. A JRuby built for a newer Java than the container's fails its
+     * first class: that is a boot failure of one line, not a stack trace.
+     */
     private static <T> T onOwnThread(String name, Supplier<T> work) {
         AtomicReference<T> result = new AtomicReference<>();
-        AtomicReference<RuntimeException> failure = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = new Thread(() -> {
             try {
                 result.set(work.get());
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | Error e) {
                 failure.set(e);
             }
         }, name);
@@ -102,8 +122,14 @@ public final class RackListener implements ServletContextListener {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        if (failure.get() != null) {
-            throw failure.get();
+        Throwable failed = failure.get();
+        if (failed instanceof UnsupportedClassVersionError) {
+            throw new HostedApp.BootFailure("this WAR's JRuby needs a newer Java than " + Runtime.version().feature()
+                + " (" + failed.getMessage() + ")");
+        } else if (failed instanceof RuntimeException) {
+            throw (RuntimeException) failed;
+        } else if (failed instanceof Error) {
+            throw (Error) failed;
         }
         return result.get();
     }

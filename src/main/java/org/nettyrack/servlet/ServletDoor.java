@@ -100,12 +100,16 @@ final class ServletDoor {
         int refusal = headLimits.refusal(req);
         RequestBody body = refusal == 0 ? RequestBodies.read(req, config) : null;
         if (body == null) {
-            refuse(resp, refusal == 0 ? 413 : refusal);
+            refuse(req, resp, refusal == 0 ? 413 : refusal);
             return;
         }
         boolean handedOff = false;
         try {
             ServletRackRequest request = new ServletRackRequest(req, resp, body, scriptName, upgrades);
+            if (request.upgradeUnavailable()) {
+                refuse(req, resp, 501); // the container has no WebSocket (logged at deploy)
+                return;
+            }
             boolean head = "HEAD".equals(req.getMethod());
             ServletResponseSink sink = new ServletResponseSink(resp, head, request.upgrade());
             if (mayGoAsync && !head && request.upgrade() == Upgrade.NONE && req.isAsyncSupported()) {
@@ -114,7 +118,7 @@ final class ServletDoor {
                 return;
             }
             if (!runOnWorker(() -> FailureResponse.serve(app.handler(), request, sink, errorLog))) {
-                refuse(resp, 503);
+                refuse(req, resp, 503);
                 return;
             }
             if (sink.acceptedEndpoint() != null) {
@@ -156,7 +160,7 @@ final class ServletDoor {
         } catch (RejectedExecutionException e) {
             try {
                 body.close();
-                refuse(resp, 503);
+                refuse(req, resp, 503);
             } finally {
                 async.complete();
             }
@@ -209,9 +213,13 @@ final class ServletDoor {
 
     /**
      * Answers a request the door will not run with the core's {@link PlainAnswers} (as the Netty
-     * door does), and closes its connection (its body is unread).
+     * door does), and closes its connection. What is left of its body is read and dropped first,
+     * up to {@code max-discard-size} ({@link RequestBodies#discardRest}): closed with bytes
+     * unread, the connection would be reset under a client still sending, which would never
+     * read the answer.
      */
-    private static void refuse(HttpServletResponse resp, int status) throws IOException {
+    private void refuse(HttpServletRequest req, HttpServletResponse resp, int status) throws IOException {
+        RequestBodies.discardRest(req, config.limits().maxDiscardSize());
         byte[] text = PlainAnswers.body(status);
         resp.setStatus(status);
         resp.setContentType(PlainAnswers.CONTENT_TYPE);

@@ -24,6 +24,7 @@ final class ServletRackRequest implements RackRequest {
     private final RequestBody body;
     private final String scriptName;
     private final Upgrade upgrade;
+    private final boolean upgradeUnavailable;
 
     /** {@code upgrades}: what the container can switch this request to. */
     ServletRackRequest(HttpServletRequest request, HttpServletResponse response, RequestBody body, String scriptName,
@@ -32,7 +33,14 @@ final class ServletRackRequest implements RackRequest {
         this.response = response;
         this.body = body;
         this.scriptName = scriptName;
-        this.upgrade = upgrades.offered(request, Upgrade.of(this));
+        Upgrade asked = Upgrade.of(this);
+        this.upgrade = upgrades.offered(request, asked);
+        this.upgradeUnavailable = upgrades.unavailable(asked);
+    }
+
+    /** A WebSocket handshake in a container without WebSocket support ({@link Upgrades#unavailable}). */
+    boolean upgradeUnavailable() {
+        return upgradeUnavailable;
     }
 
     @Override

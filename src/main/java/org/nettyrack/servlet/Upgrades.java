@@ -22,9 +22,19 @@ import org.nettyrack.core.push.UpgradeRefusal;
  * response (no async timeout: the idle policy keeps it alive) with the core's head
  * ({@link PushHead}) driven by an {@link EventStreamConnection}. What SSE needs (async
  * support) every Servlet 6 container has; WebSocket needs the container's Jakarta WebSocket
- * support, without which requests are never offered {@code :websocket}.
+ * support (Tomcat's is built in; Jetty 12's is the {@code ee10-websocket-jakarta} module).
+ * Without it the API's classes may be missing altogether, so {@link WebSockets}, which uses
+ * them, is not even loaded: requests are never offered {@code :websocket}, a WebSocket
+ * handshake is answered 501 by the door ({@link #unavailable}), and the deployment logs one
+ * line saying so.
  */
 final class Upgrades {
+    /** Where a container with Jakarta WebSocket support publishes its {@code ServerContainer}. */
+    static final String WEBSOCKET_CONTAINER = "jakarta.websocket.server.ServerContainer";
+    static final String NO_WEBSOCKET = "nettyrack: this container has no Jakarta WebSocket support (no ServerContainer):"
+        + " HTTP and SSE are served, WebSocket handshakes are answered 501; for WebSocket, add Jetty 12's"
+        + " ee10-websocket-jakarta module (Tomcat has its own)";
+
     private final PushConnections pushes;
     private final WebSockets webSockets;
     private final ServerConfig config;
@@ -32,7 +42,11 @@ final class Upgrades {
 
     Upgrades(ServletContext context, ServerConfig config, ErrorLog errorLog) {
         this.pushes = new PushConnections(config);
-        this.webSockets = WebSockets.of(context, pushes, config, errorLog);
+        Object container = context.getAttribute(WEBSOCKET_CONTAINER);
+        this.webSockets = container == null ? null : WebSockets.of(container, pushes, config, errorLog);
+        if (webSockets == null) {
+            context.log(NO_WEBSOCKET);
+        }
         this.config = config;
         this.errorLog = errorLog;
     }
@@ -44,6 +58,11 @@ final class Upgrades {
             case SSE -> req.isAsyncSupported() ? asked : Upgrade.NONE;
             case NONE -> Upgrade.NONE;
         };
+    }
+
+    /** True for a WebSocket handshake the container cannot take: the door answers it 501. */
+    boolean unavailable(Upgrade asked) {
+        return asked == Upgrade.WEBSOCKET && webSockets == null;
     }
 
     /** Starts the push conversation the application accepted, or refuses it. */

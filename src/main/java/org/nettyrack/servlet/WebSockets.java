@@ -1,6 +1,5 @@
 package org.nettyrack.servlet;
 
-import jakarta.servlet.ServletContext;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.websocket.DeploymentException;
@@ -26,12 +25,10 @@ import org.nettyrack.core.push.UpgradeRefusal;
  * 101 carries the application's headers ({@link PushHead}) and the subprotocol it chose. The
  * callbacks run on the door's push workers ({@link PushConnections}); on undeploy the open
  * connections get {@code on_shutdown}, 1001 and {@code on_close} before they stop. Loaded only when
- * the container publishes a {@code ServerContainer}, so a container without WebSocket support
- * still runs the door (without {@code rack.upgrade?}).
+ * the container publishes a {@code ServerContainer} ({@link Upgrades}), so a container without
+ * WebSocket support, and without the API's classes, still runs the door.
  */
 final class WebSockets {
-    static final String CONTAINER = "jakarta.websocket.server.ServerContainer";
-
     private final ServerContainer container;
     private final PushConnections pushes;
     private final ServerConfig config;
@@ -44,10 +41,9 @@ final class WebSockets {
         this.errorLog = errorLog;
     }
 
-    /** The container's WebSocket support, or null when it has none. */
-    static WebSockets of(ServletContext context, PushConnections pushes, ServerConfig config, ErrorLog errorLog) {
-        Object container = context.getAttribute(CONTAINER);
-        return container == null ? null : new WebSockets((ServerContainer) container, pushes, config, errorLog);
+    /** The container's WebSocket support: {@code container}, the {@code ServerContainer} it published. */
+    static WebSockets of(Object container, PushConnections pushes, ServerConfig config, ErrorLog errorLog) {
+        return new WebSockets((ServerContainer) container, pushes, config, errorLog);
     }
 
     /** Switches the request to a WebSocket driving {@code endpoint}; a failed handshake gets 400 and on_close. */

@@ -179,6 +179,7 @@ class ServerConfigTest {
         ServerConfig c = ServerConfig.builder().bind("127.0.0.1", 1).proxyProtocol(true)
             .threads(2, 3).queueSize(4).maxConnections(5).ioThreads(6).workerNice(7).setPriority(priority)
             .maxUriLength(100).maxHeaderSize(300).maxHeaders(8).maxChunkExtensions(400).maxBodySize(9).bodyBufferSize(10)
+            .maxDiscardSize(24)
             .headerTimeoutMillis(11).bodyTimeoutMillis(12).bodyMinRate(13).keepAliveTimeoutMillis(14).writeTimeoutMillis(15)
             .shutdownTimeoutMillis(16)
             .http2(false).maxConcurrentStreams(17).http2InitialWindow(2048).http2MaxResets(18).http2ResetWindowMillis(19_000)
@@ -189,7 +190,7 @@ class ServerConfigTest {
             .build();
         assertEquals(new Listen(java.util.List.of(new ServerConfig.Bind("127.0.0.1", 1)), true), c.listen());
         assertEquals(new WorkerSettings(2, 3, 4, 5, 6, 7, priority), c.workers());
-        assertEquals(new RequestLimits(100, 300, 8, 400, 9, 10), c.limits());
+        assertEquals(new RequestLimits(100, 300, 8, 400, 9, 10, 24), c.limits());
         assertEquals(new Timeouts(11, 12, 13, 14, 15, 16), c.timeouts());
         assertEquals(new Http2Settings(false, 17, 2048, 18, 19_000), c.http2Settings());
         assertEquals(new PushSettings(200, 2000, 500), c.push());
@@ -201,7 +202,7 @@ class ServerConfigTest {
     @Test
     void aConfigMadeWithoutTheBuilderIsCheckedToo() {
         assertEquals("max headers must be 1 or more, got 0", assertThrows(IllegalArgumentException.class, () ->
-            new ServerConfig(Listen.DEFAULTS, WorkerSettings.DEFAULTS, new RequestLimits(64, 256, 0, 256, 0, 0),
+            new ServerConfig(Listen.DEFAULTS, WorkerSettings.DEFAULTS, new RequestLimits(64, 256, 0, 256, 0, 0, 0),
                 Timeouts.DEFAULTS, Http2Settings.DEFAULTS, PushSettings.DEFAULTS, FileSettings.DEFAULTS, LogSettings.DEFAULTS,
                 ControlSettings.DEFAULTS)).getMessage());
     }

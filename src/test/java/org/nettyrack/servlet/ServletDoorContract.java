@@ -55,6 +55,7 @@ abstract class ServletDoorContract {
             .param("test.marker", marker.toString())
             .param("body-buffer", "1k")
             .param("max-body-size", "64k")
+            .param("max-discard-size", "256k")
             .param("max-push-queue", "64k")
             .param("max-message-size", "4k")
             .param("jruby.max.runtimes", "4")
