@@ -7,7 +7,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.HostedApp;
@@ -51,7 +50,8 @@ final class ServletDoor {
     private final HeadLimits headLimits;
     /**
      * The container may run hundreds of request threads; at most {@code threads} (the CLI's
-     * maximum) run the app at once, the others queued first come, first served.
+     * maximum) run the app at once, the others queued first come, first served, at most
+     * {@code queue-size} of them (503 beyond, as the Netty door answers).
      */
     private final WorkerPool workers;
     final PublicFiles statics;
@@ -63,7 +63,8 @@ final class ServletDoor {
         this.filterSeesAsync = filterSeesAsync;
         this.config = app.config();
         this.statics = statics;
-        this.workers = new WorkerPool(config.workers().minThreads(), config.workers().maxThreads(), Integer.MAX_VALUE);
+        this.workers = new WorkerPool(config.workers().minThreads(), config.workers().maxThreads(),
+            config.workers().queueSize());
         this.upgrades = new Upgrades(context, config, errorLog);
         this.headLimits = new HeadLimits(config);
     }
@@ -145,19 +146,18 @@ final class ServletDoor {
                             ServletResponseSink sink, RequestBody body) throws IOException {
         AsyncContext async = req.startAsync(req, resp);
         async.setTimeout(0);
-        try {
-            workers.execute(() -> {
+        boolean queued = workers.submit(() -> {
+            try {
+                FailureResponse.serve(app.handler(), request, sink, errorLog);
+            } finally {
                 try {
-                    FailureResponse.serve(app.handler(), request, sink, errorLog);
+                    body.close();
                 } finally {
-                    try {
-                        body.close();
-                    } finally {
-                        finish(async, req, sink.aborted());
-                    }
+                    finish(async, req, sink.aborted());
                 }
-            });
-        } catch (RejectedExecutionException e) {
+            }
+        });
+        if (!queued) { // the queue is full, or the door stops
             try {
                 body.close();
                 refuse(req, resp, 503);
@@ -193,22 +193,20 @@ final class ServletDoor {
         }
     }
 
-    /** Runs the task on a worker and waits for it; false when the door is stopping. */
+    /** Runs the task on a worker and waits for it; false when the queue is full or the door is stopping. */
     private boolean runOnWorker(Runnable task) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        try {
-            workers.execute(() -> {
-                try {
-                    task.run();
-                } finally {
-                    done.complete(null);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            return false;
+        boolean queued = workers.submit(() -> {
+            try {
+                task.run();
+            } finally {
+                done.complete(null);
+            }
+        });
+        if (queued) {
+            done.join();
         }
-        done.join();
-        return true;
+        return queued;
     }
 
     /**

@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Web apps of their own, each in a new container of the contract's kind beside door.ru's: a boot
- * error fails the deployment; the threads setting caps how many requests run the app at once; and
+ * error fails the deployment; the threads setting caps how many requests run the app at once,
+ * queue-size how many wait (503 beyond); and
  * RackServlet under a path with public.root, undeployed and redeployed three times: its pushes get
  * on_shutdown and on_close, a late upgrade gets 503, the runtime stops, no Ruby thread is left.
  */
@@ -63,6 +64,42 @@ abstract non-sealed class DoorLifecycleContract extends DoorConcern {
             CompletableFuture<HttpResponse<String>> first = client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
             CompletableFuture<HttpResponse<String>> second = client.sendAsync(request, HttpResponse.BodyHandlers.ofString());
             assertEquals("alone alone", first.get(60, TimeUnit.SECONDS).body() + " " + second.get(60, TimeUnit.SECONDS).body());
+        }
+    }
+
+    @Test
+    void requestsBeyondQueueSizeAre503(@TempDir Path dir) throws Exception {
+        Path entered = dir.resolve("entered");
+        Path release = dir.resolve("release");
+        // /hold takes the one worker until the test writes the release file (30 s at most).
+        String rackup = "run(lambda do |env|\n"
+            + "  if env['PATH_INFO'] == '/hold'\n"
+            + "    File.write(" + rubyString(entered.toString()) + ", 'in')\n"
+            + "    600.times { break if File.exist?(" + rubyString(release.toString()) + "); sleep 0.05 }\n"
+            + "  end\n"
+            + "  [200, {}, ['ran']]\n"
+            + "end)\n";
+        Path root = new WebApp(dir.resolve("one")).param("rackup", rackup).param("threads", "1")
+            .param("queue-size", "1").build();
+        try (Container one = newContainer()) {
+            assertTrue(one.deploy(root, "/one"), () -> "deployment failed: " + one.failure());
+            HttpRequest hold = HttpRequest.newBuilder(one.base().resolve("hold")).timeout(WAIT).build();
+            CompletableFuture<HttpResponse<String>> holding = client.sendAsync(hold, HttpResponse.BodyHandlers.ofString());
+            long limit = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!Files.exists(entered)) {
+                assertTrue(System.nanoTime() < limit, "the first request never reached the app");
+                Thread.sleep(20);
+            }
+            // The worker is busy: of two more requests one waits in the queue of one, the other is refused.
+            HttpRequest more = HttpRequest.newBuilder(one.base().resolve("more")).timeout(WAIT).build();
+            CompletableFuture<HttpResponse<String>> second = client.sendAsync(more, HttpResponse.BodyHandlers.ofString());
+            CompletableFuture<HttpResponse<String>> third = client.sendAsync(more, HttpResponse.BodyHandlers.ofString());
+            CompletableFuture.anyOf(second, third).get(60, TimeUnit.SECONDS);
+            Files.writeString(release, "go");
+            List<Integer> statuses = List.of(second.get(60, TimeUnit.SECONDS).statusCode(),
+                third.get(60, TimeUnit.SECONDS).statusCode());
+            assertEquals(List.of(200, 503), statuses.stream().sorted().toList());
+            assertEquals("ran", holding.get(60, TimeUnit.SECONDS).body());
         }
     }
 
