@@ -14,7 +14,8 @@
 # Environment: DB_URL (postgres://... or jdbc:postgresql://...), DB_POOL (Sequel's
 # max_connections, as many as the server runs threads), DB_QUERY (how World queries are
 # built: dataset, prepared or literalizer, see World), DB_HOLD=1 (one pool checkout per
-# request: HoldConnection below), DB_JDBC_JAR (the driver's jar, for JRuby).
+# request: HoldConnection below), DB_JDBC_JAR (the driver's jar, for JRuby), DB_JDBC_OPTIONS
+# (driver settings added to a jdbc: URL, e.g. preferQueryMode=simple).
 require "cgi"
 require "json"
 require "sequel"
@@ -133,6 +134,8 @@ class WorldApp
   end
 end
 
-db = Sequel.connect(ENV.fetch("DB_URL"), max_connections: Integer(ENV.fetch("DB_POOL", "5")), test: false)
+url = ENV.fetch("DB_URL")
+url += "#{url.include?('?') ? '&' : '?'}#{ENV['DB_JDBC_OPTIONS']}" if url.start_with?("jdbc:") && ENV["DB_JDBC_OPTIONS"]
+db = Sequel.connect(url, max_connections: Integer(ENV.fetch("DB_POOL", "5")), test: false)
 use HoldConnection, db if ENV["DB_HOLD"] == "1"
 run WorldApp.new(World.new(db, query: ENV.fetch("DB_QUERY", "dataset")))

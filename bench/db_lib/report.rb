@@ -45,7 +45,7 @@ module DbReport
 
     tuned = rows.find { |row| row["server"] == "puma-tuned" }
     cells = rows.select { |row| row["server"].start_with?("nettyrack") }.map do |row|
-      vs = tuned && row["server"] == "nettyrack-tuned" ? " (#{ratio(row, tuned, 'queries')} Puma with the same app settings)" : ""
+      vs = tuned && row["server"] == "nettyrack-tuned" ? " (#{ratio(row, tuned, 'queries')} Puma with CRuby's best app settings)" : ""
       "#{row['server']} #{ratio(row, base, 'queries')}#{vs}"
     end
     ["| target (issue 25) | this run |", "| --- | --- |", "| N queries ≥ 1× Puma `-w 2 -t 5:5` | #{cells.join('; ')} |"]

@@ -9,17 +9,19 @@ require_relative "../rails_lib/servers"
 #   nettyrack        bin/nettyrack with its defaults (threads MIN = cores, MAX = max(4, 2 x cores)),
 #                    the app as written (a Sequel dataset per query, a pool checkout per query)
 #   nettyrack-tuned  nettyrack with BENCH_TUNED's arguments and the app with BENCH_TUNED_APP's
-#                    settings (see config.ru)
+#                    settings (see config.ru): what measured best on JRuby
 #   puma             Debian's Puma on CRuby with the pg gem, puma -w 2 -t 5:5, the app as written
-#   puma-tuned       the same Puma with BENCH_TUNED_APP's app settings: what the app's settings
-#                    give on CRuby, so that they are not credited to the server
+#   puma-tuned       the same Puma with BENCH_PUMA_TUNED_APP's app settings: what measured best on
+#                    CRuby, so that what the app's settings give is not credited to the server
 module DbServers
   ROOT = RailsServers::ROOT
   APP = File.join(ROOT, "bench/db_lib/config.ru")
   CORES = Etc.nprocessors
   DEFAULT_MAX_THREADS = [4, 2 * CORES].max
-  TUNED = ENV.fetch("BENCH_TUNED", "-t 16:16").split
+  TUNED = ENV.fetch("BENCH_TUNED", "-t 8:8").split
   TUNED_APP = ENV.fetch("BENCH_TUNED_APP", "DB_HOLD=1 DB_QUERY=prepared").split.to_h { |pair| pair.split("=", 2) }
+  # Sequel's prepared statements cost CRuby more Ruby than they save PostgreSQL (layer.rb).
+  PUMA_TUNED_APP = ENV.fetch("BENCH_PUMA_TUNED_APP", "DB_HOLD=1 DB_QUERY=literalizer").split.to_h { |pair| pair.split("=", 2) }
   PUMA = %w[-w 2 -t 5:5].freeze
 
   module_function
@@ -36,7 +38,7 @@ module DbServers
         [jruby.merge("DB_POOL" => max_threads(TUNED).to_s).merge(TUNED_APP), [*pin, *nettyrack(port, *TUNED)]]
       end,
       "puma" => ->(port) { [cruby, [*pin, *puma(port)], true] },
-      "puma-tuned" => ->(port) { [cruby.merge(TUNED_APP), [*pin, *puma(port)], true] }
+      "puma-tuned" => ->(port) { [cruby.merge(PUMA_TUNED_APP), [*pin, *puma(port)], true] }
     }
   end
 
@@ -54,16 +56,16 @@ module DbServers
     spec ? Integer(spec.split(":").last) : DEFAULT_MAX_THREADS
   end
 
-  def app_settings = TUNED_APP.map { |k, v| "#{k}=#{v}" }.join(" ")
+  def app_settings(settings) = settings.map { |k, v| "#{k}=#{v}" }.join(" ")
 
   def label(name)
     case name
     when "nettyrack" then "nettyrack, defaults (-t #{CORES}:#{DEFAULT_MAX_THREADS}), pool #{DEFAULT_MAX_THREADS}"
     when "nettyrack-tuned"
       args = TUNED.empty? ? "defaults" : "`#{TUNED.join(' ')}`"
-      "nettyrack #{args}, pool #{max_threads(TUNED)}, #{app_settings}"
+      "nettyrack #{args}, pool #{max_threads(TUNED)}, #{app_settings(TUNED_APP)}"
     when "puma" then "Puma `#{PUMA.join(' ')}`, pool 5"
-    when "puma-tuned" then "Puma `#{PUMA.join(' ')}`, pool 5, #{app_settings}"
+    when "puma-tuned" then "Puma `#{PUMA.join(' ')}`, pool 5, #{app_settings(PUMA_TUNED_APP)}"
     else name
     end
   end
