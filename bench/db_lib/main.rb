@@ -113,7 +113,8 @@ module DbBench
     out = IO.popen(["timeout", "-k", "5", (seconds + 30).to_s, *PIN_LOAD, "wrk", "-t2", "-c#{CONNECTIONS}", "-d#{seconds}s",
                     "--latency", *(script ? ["-s", script] : []), "http://127.0.0.1:#{port}#{path}"], err: %i[child out], &:read)
     r = BenchParse.wrk(out)
-    { "rps" => r["rps"].round(1), "requests" => r["requests"], "p99_ms" => r["p99_ms"]&.round(1), "errors" => r["errors"] }
+    { "rps" => r["rps"].round(1), "requests" => r["requests"], "p99_ms" => r["p99_ms"]&.round(1), "errors" => r["errors"],
+      "timeouts" => r.dig("socket_errors", "timeout"), "non2xx" => r["non2xx"] }
   rescue ArgumentError => e
     { "rps" => 0, "requests" => 0, "p99_ms" => nil, "errors" => -1, "failed" => e.message }
   end

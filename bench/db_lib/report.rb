@@ -72,7 +72,14 @@ module DbReport
     ratios.empty? ? "-" : "#{format('%.2f', median(ratios))}×"
   end
 
-  def errors(row) = row["runs"].values.flatten.sum { |r| r["errors"].to_i }
+  # All errors, and how many of them were wrk's timeouts (no answer within 2 s) and non-2xx answers.
+  def errors(row)
+    runs = row["runs"].values.flatten
+    total = runs.sum { |r| r["errors"].to_i }
+    return total.to_s if total.zero?
+
+    "#{total} (#{runs.sum { |r| r['timeouts'].to_i }} timeouts, #{runs.sum { |r| r['non2xx'].to_i }} non-2xx)"
+  end
 
   def median(values)
     values = values.compact.sort
