@@ -74,7 +74,12 @@ module RailsServers
       started = now
       @pid = Process.spawn(env, *argv, unsetenv_others: clean ? true : false, pgroup: true,
                                        out: log, err: log, in: File::NULL, chdir: ROOT)
-      wait_until_answering(name)
+      begin
+        wait_until_answering(name)
+      rescue StandardError
+        stop(timeout: 10) # the caller never gets this object, so nobody else could stop it
+        raise
+      end
       @boot_seconds = now - started
     end
 
