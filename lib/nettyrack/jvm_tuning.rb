@@ -20,6 +20,8 @@ module Nettyrack
   module JvmTuning
     # Set to "1" in the environment of the JVM started with the settings, so it never re-execs.
     MARK = "NETTYRACK_JVM_TUNED"
+    # HotSpot's suspend/resume signal, by number (default SIGUSR2, 12).
+    SUSPEND_SIGNAL = "_JAVA_SR_SIGNUM"
 
     module_function
 
@@ -85,8 +87,13 @@ module Nettyrack
     # mallocs may get its own 64 MB arena, and the JVM's many threads (compilers, GC, Netty,
     # workers) keep pages in each. The Rails example under 100 clients held 357-361 MB RSS with
     # 2 against 395-409 MB, at the same req/s.
+    #
+    # And the signal HotSpot suspends threads with (JFR's sampler does, for every sample): SIGUSR2
+    # unless told otherwise, which is nettyrack's hot restart. On SIGUSR2 a JFR recording of a
+    # running server started a hot restart and sampled nothing; SIGPWR (30) is free here.
     def environment(flags, env)
-      marked = { MARK => "1", "MALLOC_ARENA_MAX" => env["MALLOC_ARENA_MAX"] || "2" }
+      marked = { MARK => "1", "MALLOC_ARENA_MAX" => env["MALLOC_ARENA_MAX"] || "2",
+                 SUSPEND_SIGNAL => env[SUSPEND_SIGNAL] || "30" }
       return marked if flags.empty?
 
       { "JRUBY_OPTS" => [*flags.map { |flag| "-J#{flag}" }, env["JRUBY_OPTS"]].compact.join(" ") }.merge(marked)

@@ -43,6 +43,8 @@ RSpec.describe "bin/nettyrack" do
       port = child.stdout_match(/listening on .*:(\d+)/)[1]
       args = fetch("http://127.0.0.1:#{port}/").body.lines.map(&:chomp)
       expect(args.grep(/\A-Xmx/)).to eq(["-Xmx200m"])
+      # HotSpot suspends threads (JFR's sampler) with another signal than the hot restart's SIGUSR2
+      expect(File.read("/proc/#{child.pid}/environ").split("\0")).to include("_JAVA_SR_SIGNUM=30")
       if java.lang.Runtime.version.feature >= 25
         expect(args).to include("-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED")
       end

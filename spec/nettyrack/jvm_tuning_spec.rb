@@ -110,7 +110,7 @@ RSpec.describe Nettyrack::JvmTuning do
   it "passes the settings on through JRUBY_OPTS, ahead of the user's, and marks the JVM" do
     env = described_class.environment(["-Xmx512m", "-XX:+UseCompactObjectHeaders"], "JRUBY_OPTS" => "--dev")
     expect(env).to eq("JRUBY_OPTS" => "-J-Xmx512m -J-XX:+UseCompactObjectHeaders --dev", described_class::MARK => "1",
-                      "MALLOC_ARENA_MAX" => "2")
+                      "MALLOC_ARENA_MAX" => "2", "_JAVA_SR_SIGNUM" => "30")
   end
 
   it "starts bin/nettyrack again with the settings in JRUBY_OPTS" do
@@ -122,7 +122,7 @@ RSpec.describe Nettyrack::JvmTuning do
   it "starts an executable WAR's JVM again with the settings after its own flags, JRUBY_OPTS untouched" do
     war = { "NETTYRACK_WAR" => "/srv/app.war", "JRUBY_OPTS" => "--dev" }
     env, java, *rest = described_class.relaunch(["-Xmx512m"], war, %w[-p 3000])
-    expect(env).to eq(described_class::MARK => "1", "MALLOC_ARENA_MAX" => "2")
+    expect(env).to eq(described_class::MARK => "1", "MALLOC_ARENA_MAX" => "2", "_JAVA_SR_SIGNUM" => "30")
     expect(java).to eq(File.join(ENV_JAVA["java.home"], "bin", "java"))
     own = described_class.current.first
     expect(rest).to eq([*own, "-Xmx512m", "-jar", "/srv/app.war", "-p", "3000"])
@@ -132,6 +132,11 @@ RSpec.describe Nettyrack::JvmTuning do
     war = { "NETTYRACK_WAR" => "/srv/app.war", "JAVA_OPTS" => "-Xmx300m" }
     expect(described_class.missing([], 25, 24 * gib, war)).to include("-Xmx512m")
     expect(described_class.missing(["-Xmx300m"], 25, 24 * gib, war)).not_to include("-Xmx512m")
+  end
+
+  it "moves HotSpot's thread suspension off SIGUSR2, the hot restart's signal, unless the user chose one" do
+    expect(described_class.environment([], {})).to include("_JAVA_SR_SIGNUM" => "30")
+    expect(described_class.environment([], "_JAVA_SR_SIGNUM" => "31")).to include("_JAVA_SR_SIGNUM" => "31")
   end
 
   it "limits glibc's malloc arenas to 2, unless the user set a number" do
