@@ -2,8 +2,8 @@
 
 require "etc"
 require "fileutils"
-require "socket"
 require "tmpdir"
+require_relative "../rails_lib/servers"
 
 # A throwaway PostgreSQL cluster for bench/db: initdb into a temporary folder, one postmaster on
 # 127.0.0.1 (and a unix socket in the same folder), the hello_world database seeded with the
@@ -47,7 +47,7 @@ class BenchPostgres
     @log = log
     @pin = pin
     @dir = Dir.mktmpdir("nettyrack-bench-db-")
-    @port = free_port
+    @port = RailsServers.free_port
   end
 
   # initdb, start, wait until it accepts connections, create the user, database and tables.
@@ -152,13 +152,6 @@ class BenchPostgres
   def owner = "postgres"
 
   def root? = Process.uid.zero?
-
-  def free_port
-    server = TCPServer.new("127.0.0.1", 0)
-    server.addr[1]
-  ensure
-    server&.close
-  end
 end
 
 # CPU time of a process group, from /proc (user + system of every live member).
