@@ -17,7 +17,7 @@ public final class PipelineNames {
     public static final String ALPN = "alpn";
     public static final String DECODER = "decoder";
     public static final String ENCODER = "encoder";
-    /** {@code DateHeader}, on the application's side of the HTTP/1.1 encoder and of each stream's codec. */
+    /** {@code DateHeader}, on the application's side of the HTTP/1.1 encoder (a stream's codec dates its own responses). */
     public static final String DATE = "date";
     public static final String GUARD = "guard";
     public static final String H2C_UPGRADE = "h2c-upgrade";
@@ -35,7 +35,6 @@ public final class PipelineNames {
     public static final String H2_STREAM_CODEC = "h2-stream-codec";
     /** Where the stream codec was, once an extended CONNECT made the stream a byte stream. */
     public static final String H2_BYTES = "h2-bytes";
-    public static final String H2_REQUEST = "h2-request";
     /** What only an HTTP conversation needs: removed when the connection switches to push. */
     private static final String[] HTTP_ONLY = {TIMEOUTS, GUARD, H2C_UPGRADE, CONTINUE, BODY, DISPATCHER};
 

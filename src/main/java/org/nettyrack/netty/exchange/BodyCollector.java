@@ -39,6 +39,8 @@ public final class BodyCollector extends ChannelInboundHandlerAdapter {
     private final String protocol;
     private ChannelHandlerContext ctx;
     private boolean secure;
+    /** On an HTTP/1.x connection, whose timeouts handler hears of each request head; an HTTP/2 stream has none. */
+    private boolean timed;
     private HttpRequest head;
     private long headNanos;
     private RequestBodyBuffer body;
@@ -54,7 +56,8 @@ public final class BodyCollector extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        Channel connection = ctx.channel() instanceof Http2StreamChannel ? ctx.channel().parent() : ctx.channel();
+        timed = !(ctx.channel() instanceof Http2StreamChannel);
+        Channel connection = timed ? ctx.channel() : ctx.channel().parent();
         secure = connection.pipeline().get(SslHandler.class) != null;
     }
 
@@ -77,7 +80,9 @@ public final class BodyCollector extends ChannelInboundHandlerAdapter {
     }
 
     private void startRequest(HttpRequest request) {
-        ctx.pipeline().fireUserEventTriggered(ConnectionEvent.REQUEST_HEAD);
+        if (timed) {
+            ctx.pipeline().fireUserEventTriggered(ConnectionEvent.REQUEST_HEAD);
+        }
         body = new RequestBodyBuffer(server.config.limits().bodyBufferSize(), server.config.limits().maxBodySize());
         if (!body.accepts(HttpUtil.getContentLength(request, 0L))) {
             refuse(new Refusal(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, HttpMethod.HEAD.equals(request.method())));

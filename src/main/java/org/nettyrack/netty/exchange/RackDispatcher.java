@@ -140,7 +140,9 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.channel().config().setAutoRead(true);
-        ctx.pipeline().fireUserEventTriggered(ConnectionEvent.IDLE);
+        if (!(ctx.channel() instanceof Http2StreamChannel)) { // a stream has no timeouts handler: its connection's idle is Http2Streams'
+            ctx.pipeline().fireUserEventTriggered(ConnectionEvent.IDLE);
+        }
     }
 
     /**

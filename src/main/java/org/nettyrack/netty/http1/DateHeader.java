@@ -13,8 +13,8 @@ import org.nettyrack.core.HttpDate;
 
 /**
  * Gives every final response that leaves without a {@code Date} the server's ({@link HttpDate}:
- * RFC 9110 6.6.1). It sits on the application's side of the HTTP/1.1 encoder, of each HTTP/2
- * stream's codec and of the control endpoint's codec, so the application's responses, the
+ * RFC 9110 6.6.1). It sits on the application's side of the HTTP/1.1 encoder and of the control
+ * endpoint's codec, and each HTTP/2 stream's codec calls {@link #stamp} itself, so the application's responses, the
  * server's own answers (400, 408, 413, 503...) and push heads all pass it; a response that
  * carries the application's own {@code Date} keeps it. Informational responses (100, 101,
  * 103) go out as they are. Answers written as bytes past the encoder (a small file's
@@ -44,13 +44,20 @@ public final class DateHeader extends ChannelOutboundHandlerAdapter {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (msg instanceof HttpResponse response && HttpDate.applies(response.status().code())) {
+        if (msg instanceof HttpResponse response) {
+            stamp(response);
+        }
+        ctx.write(msg, promise);
+    }
+
+    /** Gives the response this second's {@code date} field, unless its status or the application says otherwise. */
+    public void stamp(HttpResponse response) {
+        if (HttpDate.applies(response.status().code())) {
             HttpHeaders headers = response.headers();
             if (!headers.contains(HttpHeaderNames.DATE)) {
                 headers.set(HttpHeaderNames.DATE, current().ascii());
             }
         }
-        ctx.write(msg, promise);
     }
 
     /** The header line as text, {@code date: Sun, 06 Nov 1994 08:49:37 GMT\r\n}, for answers spelled out whole. */

@@ -1,5 +1,6 @@
 package org.nettyrack.netty.http1;
 
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
@@ -8,8 +9,10 @@ import io.netty.handler.codec.http.HttpUtil;
 /**
  * Netty's {@code Expect: 100-continue} handler, except that a request announcing a body over
  * the size limit gets no 100 Continue: it passes straight on, and the dispatcher answers 413
- * and closes, so the client never uploads for nothing.
+ * and closes, so the client never uploads for nothing. It keeps no state: one instance may serve
+ * many pipelines (an HTTP/2 connection's streams share one).
  */
+@ChannelHandler.Sharable
 public final class ExpectContinue extends HttpServerExpectContinueHandler {
     private final long maxBodySize;
 

@@ -1,8 +1,6 @@
 package org.nettyrack.netty.http2;
 
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.Channel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
@@ -11,7 +9,7 @@ import io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames;
 import io.netty.util.AttributeKey;
 
 /**
- * On each HTTP/2 stream, right after Netty's stream codec: removes from the request head what
+ * An HTTP/2 stream's request head as the stream codec made it ({@link Http2StreamCodec}): removes what
  * the conversion to HTTP/1.1 objects added and no client sent ({@code x-http2-stream-id},
  * {@code x-http2-scheme}, {@code x-http2-path}, a {@code transfer-encoding: chunked} for a
  * body of unknown length), so the application sees the client's own header fields, as on
@@ -22,32 +20,27 @@ import io.netty.util.AttributeKey;
  * the stream channel's {@link #CONNECT_PROTOCOL}, and its {@code :path} as the target (the
  * conversion takes a CONNECT's target from {@code :authority}, as a classic CONNECT has no path).
  */
-@ChannelHandler.Sharable
-public final class Http2Request extends ChannelInboundHandlerAdapter {
-    static final Http2Request INSTANCE = new Http2Request();
+public final class Http2Request {
     /** The {@code :protocol} of the stream's extended CONNECT, if it is one. */
     public static final AttributeKey<String> CONNECT_PROTOCOL = AttributeKey.valueOf("nettyrack.connect-protocol");
 
     private Http2Request() {
     }
 
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof HttpRequest request) {
-            HttpHeaders headers = request.headers();
-            String protocol = headers.get(ExtensionHeaderNames.PROTOCOL.text());
-            if (protocol != null && HttpMethod.CONNECT.equals(request.method())) {
-                ctx.channel().attr(CONNECT_PROTOCOL).set(protocol);
-                String path = headers.get(ExtensionHeaderNames.PATH.text());
-                if (path != null) {
-                    request.setUri(path);
-                }
+    /** Leaves the client's own fields in the head of the request that came on stream. */
+    static void clean(Channel stream, HttpRequest request) {
+        HttpHeaders headers = request.headers();
+        String protocol = headers.get(ExtensionHeaderNames.PROTOCOL.text());
+        if (protocol != null && HttpMethod.CONNECT.equals(request.method())) {
+            stream.attr(CONNECT_PROTOCOL).set(protocol);
+            String path = headers.get(ExtensionHeaderNames.PATH.text());
+            if (path != null) {
+                request.setUri(path);
             }
-            for (ExtensionHeaderNames name : ExtensionHeaderNames.values()) {
-                headers.remove(name.text());
-            }
-            headers.remove(HttpHeaderNames.TRANSFER_ENCODING);
         }
-        ctx.fireChannelRead(msg);
+        for (ExtensionHeaderNames name : ExtensionHeaderNames.values()) {
+            headers.remove(name.text());
+        }
+        headers.remove(HttpHeaderNames.TRANSFER_ENCODING);
     }
 }

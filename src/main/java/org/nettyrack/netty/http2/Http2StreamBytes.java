@@ -72,12 +72,11 @@ public final class Http2StreamBytes extends ChannelDuplexHandler {
     }
 
     /**
-     * Puts a byte stream in the place of an HTTP/2 stream's codec (and drops the handler that
-     * read its request head), once its extended CONNECT was answered: for a WebSocket
-     * ({@code PushUpgrade}) and for a hijacked or {@code rack.protocol} stream alike.
+     * Puts a byte stream in the place of an HTTP/2 stream's codec, once its extended CONNECT
+     * was answered: for a WebSocket ({@code PushUpgrade}) and for a hijacked or
+     * {@code rack.protocol} stream alike.
      */
     public static void replaceStreamCodec(ChannelPipeline p) {
         p.replace(PipelineNames.H2_STREAM_CODEC, PipelineNames.H2_BYTES, new Http2StreamBytes());
-        p.remove(PipelineNames.H2_REQUEST);
     }
 }

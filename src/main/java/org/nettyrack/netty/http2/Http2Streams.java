@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.netty.ConnectionEvent;
 import org.nettyrack.netty.ServerState;
+import org.nettyrack.netty.http1.ExpectContinue;
 
 /**
  * Last in an HTTP/2 connection's pipeline, after Netty's multiplexer, one per connection: knows
@@ -33,11 +34,14 @@ import org.nettyrack.netty.ServerState;
 final class Http2Streams extends ChannelInboundHandlerAdapter {
     private final ServerState server;
     private final Set<Channel> open = new HashSet<>();
+    /** Stateless: one for all the connection's streams. */
+    private final ExpectContinue expectContinue;
     private ChannelHandlerContext ctx;
     private ScheduledFuture<?> idleTimer;
 
     Http2Streams(ServerState server) {
         this.server = server;
+        this.expectContinue = new ExpectContinue(server.config.limits().maxBodySize());
     }
 
     /** For Netty's multiplexer: builds each new stream's pipeline and counts the stream open until it closes. */
@@ -46,7 +50,7 @@ final class Http2Streams extends ChannelInboundHandlerAdapter {
             @Override
             protected void initChannel(Http2StreamChannel stream) {
                 opened(stream);
-                Http2Support.streamPipeline(stream.pipeline(), server);
+                Http2Support.streamPipeline(stream.pipeline(), server, expectContinue);
             }
         };
     }

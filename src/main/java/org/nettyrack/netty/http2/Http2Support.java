@@ -11,11 +11,9 @@ import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
 import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
-import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.util.List;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.PipelineNames;
 import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.exchange.BodyCollector;
@@ -29,16 +27,16 @@ import org.nettyrack.netty.http1.RequestGuard;
  * TLS with ALPN "h2": {@link #configure}) gets, socket side first:
  * <pre>
  * flush consolidation → frame order → frame codec → multiplexer → streams   (a child channel per stream:)
- *   stream codec → date → h2 request → guard → expect-continue → dispatcher
+ *   stream codec → guard → expect-continue → body → dispatcher
  * </pre>
  * Netty's frame codec enforces the protocol, flow control and the flood limits, and
  * {@link Http2FrameOrder} the stream-state rules it cannot see once a stream is closed; its
  * multiplexer gives each stream a child channel, and Netty's stream codec turns the stream's
  * frames into the same {@code HttpRequest}/{@code HttpContent} objects the HTTP/1.1 decoder
- * makes, and the responses written back into frames. So each stream is one Rack request
- * through the HTTP/1.1 path's own guard, dispatcher, worker pool and response sink;
- * {@link Http2Request} removes what only the conversion added, and the request says
- * {@code HTTP/2}. {@link Http2Streams} ends idle and draining connections.
+ * makes, and the responses written back into frames ({@link Http2StreamCodec}, which also
+ * removes what only the conversion added and dates the responses). So each stream is one Rack
+ * request through the HTTP/1.1 path's own guard, dispatcher, worker pool and response sink,
+ * and the request says {@code HTTP/2}. {@link Http2Streams} ends idle and draining connections.
  *
  * <p>A connection's streams answer from different worker threads, each response one write and
  * flush onto the connection's event loop. Netty's flush consolidation, on the socket side of
@@ -135,12 +133,10 @@ public final class Http2Support {
     }
 
     /** One stream's pipeline: HTTP objects in and out, then the HTTP/1.1 path's own handlers. */
-    static void streamPipeline(ChannelPipeline p, ServerState server) {
-        p.addLast(PipelineNames.H2_STREAM_CODEC, new Http2StreamFrameToHttpObjectCodec(true, false));
-        p.addLast(PipelineNames.DATE, DateHeader.INSTANCE);
-        p.addLast(PipelineNames.H2_REQUEST, Http2Request.INSTANCE);
+    static void streamPipeline(ChannelPipeline p, ServerState server, ExpectContinue expectContinue) {
+        p.addLast(PipelineNames.H2_STREAM_CODEC, Http2StreamCodec.INSTANCE);
         p.addLast(PipelineNames.GUARD, new RequestGuard(server.config.limits().maxHeaders()));
-        p.addLast(PipelineNames.CONTINUE, new ExpectContinue(server.config.limits().maxBodySize()));
+        p.addLast(PipelineNames.CONTINUE, expectContinue);
         p.addLast(PipelineNames.BODY, new BodyCollector(server, PROTOCOL));
         p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server));
     }

@@ -180,7 +180,6 @@ public final class PushUpgrade {
         ChannelFuture done = channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out));
         ChannelPipeline p = channel.pipeline();
         Http2StreamBytes.replaceStreamCodec(p);
-        p.remove(PipelineNames.DATE);
         p.addAfter(PipelineNames.H2_BYTES, "wsencoder", new WebSocket13FrameEncoder(false));
         p.addAfter("wsencoder", "wsdecoder", new WebSocket13FrameDecoder(decoderConfig(deflate, config)));
         addMessageHandlers(p, deflate, config);
