@@ -4,7 +4,7 @@ require_relative "boot_line"
 require_relative "hooks"
 require_relative "hot_restart"
 require_relative "orders"
-require_relative "rails_check"
+require_relative "boot_checks"
 require_relative "reload_signal"
 require_relative "signals"
 require_relative "systemd"
@@ -162,7 +162,7 @@ module Nettyrack
       BootLine.lines(server, quiet: @config.quiet?, tag: @config[:tag]).each { |line| say(line) }
       say("nettyrack: #{@warmed}") if @warmed && !@config.quiet?
       Signals.untrappable_lines.each { |line| @err.puts(line) }
-      (warning = RailsCheck.warning(server.configuration.threads.last)) && @err.puts(warning)
+      BootChecks.warnings(server.configuration.threads.last).each { |warning| @err.puts(warning) }
     end
 
     def finish(server, order)

@@ -5,7 +5,7 @@ require_relative "boot_line"
 require_relative "control"
 require_relative "pubsub_setting"
 require_relative "rack_options"
-require_relative "rails_check"
+require_relative "boot_checks"
 require_relative "orders"
 require_relative "reload_signal"
 
@@ -56,7 +56,7 @@ module Nettyrack
       reload = ReloadSignal.new(server, logs: [], out: $stdout, err: $stderr).trap
       orders.relay(server.orders) if server.control_url
       BootLine.lines(server, quiet: quiet).each { |line| puts_line(line) }
-      (warning = RailsCheck.warning(server.configuration.threads.last)) && warn(warning)
+      BootChecks.warnings(server.configuration.threads.last).each { |warning| warn(warning) }
       yield server if block_given?
       reason = wait_for_stop(orders, server)
       puts_line("nettyrack: shutting down (#{reason})") unless quiet

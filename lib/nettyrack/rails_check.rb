@@ -8,7 +8,7 @@ module Nettyrack
   # (config.cache_classes not true) is a development setting left on: every request checks the
   # source files and takes Rails' load interlock, which parallel threads then queue on.
   #
-  # Flow: the app loaded (Launcher, RackHandler) → here → a warning on stderr before serving.
+  # Flow: the app loaded (Lifetime, RackHandler) → BootChecks → here → a warning on stderr before serving.
   module RailsCheck
     module_function
 

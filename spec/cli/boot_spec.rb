@@ -76,6 +76,18 @@ RSpec.describe "bin/nettyrack" do
     end
   end
 
+  it "warns at boot when a database pool holds fewer connections than the worker threads" do
+    nettyrack("-b", "tcp://127.0.0.1:0", "-t", "4", "spec/fixtures/small_pool.ru") do |child|
+      port = child.stdout_match(/listening on .*:(\d+)/)[1]
+      expect(fetch("http://127.0.0.1:#{port}/").body).to eq("pooled")
+      child.signal("TERM")
+      expect(child.wait.exitstatus).to eq(0)
+      expect(child.stderr).to eq("nettyrack: warning: Sequel's pool (mock) holds at most 2 connections for 4 worker " \
+                                 "threads, so at most 2 requests query at once and the others wait for a connection; " \
+                                 "pass max_connections: 4 to Sequel.connect, or run with -t 2\n")
+    end
+  end
+
   it "listens on $PORT over the config file's bind, and exits 0 on SIGINT" do
     Dir.mktmpdir("nettyrack-boot") do |dir|
       File.write(File.join(dir, "nettyrack.rb"), %(bind "tcp://127.0.0.1:1"\n))
