@@ -14,10 +14,10 @@ import org.nettyrack.core.HttpDate;
 /**
  * Gives every final response that leaves without a {@code Date} the server's ({@link HttpDate}:
  * RFC 9110 6.6.1). It sits on the application's side of the HTTP/1.1 encoder and of the control
- * endpoint's codec, and each HTTP/2 stream's codec calls {@link #stamp} itself, so the application's responses, the
- * server's own answers (400, 408, 413, 503...) and push heads all pass it; a response that
- * carries the application's own {@code Date} keeps it. Informational responses (100, 101,
- * 103) go out as they are. Answers written as bytes past the encoder (a small file's
+ * endpoint's codec (each HTTP/2 stream's codec calls {@link #stamp} itself), so the
+ * application's responses, the server's own answers (400, 408, 413, 503...) and push heads
+ * all pass it; a response that carries the application's own {@code Date} keeps it.
+ * Informational responses (100, 101, 103) go out as they are. Answers written as bytes past the encoder (a small file's
  * prepared answer, a 408 before any request, the 400 for cleartext on a TLS port) put
  * {@link #line()} or {@link #current()}'s bytes in themselves.
  *

@@ -9,7 +9,7 @@ import io.netty.handler.codec.http2.HttpConversionUtil.ExtensionHeaderNames;
 import io.netty.util.AttributeKey;
 
 /**
- * An HTTP/2 stream's request head as the stream codec made it ({@link Http2StreamCodec}): removes what
+ * Cleans the request head that {@link Http2StreamCodec} made of a stream's HEADERS: removes what
  * the conversion to HTTP/1.1 objects added and no client sent ({@code x-http2-stream-id},
  * {@code x-http2-scheme}, {@code x-http2-path}, a {@code transfer-encoding: chunked} for a
  * body of unknown length), so the application sees the client's own header fields, as on
