@@ -7,6 +7,7 @@
 require "fileutils"
 require "json"
 require_relative "../lib/parse"
+require_relative "../lib/pin"
 require_relative "postgres"
 require_relative "servers"
 require_relative "checks"
@@ -30,11 +31,7 @@ module DbBench
   MIXED = File.join(__dir__, "mixed.lua")
   # BENCH_PIN=SERVER_CPUS:LOAD_CPUS (as bench/run): servers and PostgreSQL on SERVER_CPUS, wrk on LOAD_CPUS.
   PIN = ENV.fetch("BENCH_PIN", "")
-  unless PIN.empty? || PIN.match?(/\A[0-9,-]+:[0-9,-]+\z/)
-    abort "bench/db: BENCH_PIN must be SERVER_CPUS:LOAD_CPUS (taskset lists, e.g. 0:1), not '#{PIN}'"
-  end
-  PIN_SERVER = PIN.empty? ? [] : ["taskset", "-c", PIN.split(":").first].freeze
-  PIN_LOAD = PIN.empty? ? [] : ["taskset", "-c", PIN.split(":").last].freeze
+  PIN_SERVER, PIN_LOAD = BenchPin.prefixes(PIN, "bench/db")
 
   module_function
 

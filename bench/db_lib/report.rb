@@ -1,5 +1,8 @@
 # frozen_string_literal: true
 
+require_relative "../lib/pin"
+require_relative "../lib/report"
+
 # The bench/db report: req/s per test (median of the rounds) with the ratio to Puma measured in
 # the same round, the CPU time the server and PostgreSQL spent per request, p99, RSS and errors;
 # then issue 25's target for N queries, and the profile when BENCH_PROFILE=1 took one.
@@ -16,7 +19,7 @@ module DbReport
              "bench/db_lib/config.ru on Sequel #{sequel_version}, PostgreSQL #{meta['postgres']} on 127.0.0.1 (fsync off), " \
              "N = #{meta['queries']}; wrk -t2 -c#{meta['connections']}, #{meta['duration']} s per run, #{meta['rounds']} rounds, " \
              "servers loaded in turn after #{meta['warmup']} s of warm-up each; load average #{meta['load_before']} before, " \
-             "#{meta['load_after']} after (#{Etc.nprocessors} cores, shared by the servers, PostgreSQL and wrk).#{pinned(meta['pin'])}", "",
+             "#{meta['load_after']} after (#{Etc.nprocessors} cores, shared by the servers, PostgreSQL and wrk).#{BenchPin.sentence(meta['pin'], servers: 'servers and PostgreSQL', load: 'wrk')}", "",
              "req/s, median of the rounds (× Puma `-w 2 -t 5:5` in the same rounds):", "",
              "| server | #{tests.map { |t| TESTS[t] }.join(' | ')} | RSS | errors |",
              "| --- |#{' ---: |' * tests.size} ---: | ---: |"]
@@ -89,18 +92,8 @@ module DbReport
     values.size.odd? ? values[mid] : (values[mid - 1] + values[mid]) / 2.0
   end
 
-  def num(value)
-    return "-" if value.nil?
-
-    value.round.to_s.reverse.scan(/\d{1,3}/).join(",").reverse
-  end
-
-  def pinned(pin)
-    return "" if pin.to_s.empty?
-
-    server_cpus, load_cpus = pin.split(":", 2)
-    " Pinned: servers and PostgreSQL on CPU #{server_cpus}, wrk on CPU #{load_cpus} (BENCH_PIN=#{pin})."
-  end
+  # BenchReport's thousands separators, on the value rounded half up (its "%.0f" rounds half to even).
+  def num(value) = BenchReport.num(value&.round)
 
   def sequel_version
     require "sequel/version"

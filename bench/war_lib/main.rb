@@ -5,6 +5,7 @@
 require "fileutils"
 require "json"
 require_relative "../lib/parse"
+require_relative "../lib/pin"
 require_relative "servers"
 require_relative "report"
 
@@ -18,11 +19,7 @@ module WarBench
   CONNECTIONS = [10, 100].freeze
   # BENCH_PIN=SERVER_CPUS:LOAD_CPUS (as bench/run): each server on SERVER_CPUS, wrk and h2load on LOAD_CPUS.
   PIN = ENV.fetch("BENCH_PIN", "")
-  unless PIN.empty? || PIN.match?(/\A[0-9,-]+:[0-9,-]+\z/)
-    abort "bench/war: BENCH_PIN must be SERVER_CPUS:LOAD_CPUS (taskset lists, e.g. 0:1), not '#{PIN}'"
-  end
-  PIN_SERVER = PIN.empty? ? [] : ["taskset", "-c", PIN.split(":").first].freeze
-  PIN_LOAD = PIN.empty? ? [] : ["taskset", "-c", PIN.split(":").last].freeze
+  PIN_SERVER, PIN_LOAD = BenchPin.prefixes(PIN, "bench/war")
 
   module_function
 

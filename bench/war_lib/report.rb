@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require_relative "../lib/pin"
+
 # The bench/war report: one markdown table (req/s during the warm-up and in each measured run,
 # p99, per-client min/max, errors including the warm-up's, for each way of serving the app) and issue 9's targets for our servlet filter, judged against jruby-rack
 # and our Netty door from the same run.
@@ -15,7 +17,7 @@ module WarReport
              "bench/hello.ru, RACK_ENV=production, 127.0.0.1; Jetty #{jetty_version} (ee10) with #{meta['threads']} " \
              "threads for both web apps; a #{meta['warmup']} s warm-up (wrk -c100) per server, then, in this order, " \
              "wrk -t2 --latency and h2load --h1 -t1, #{meta['duration']} s each, at 10 and 100 connections; " \
-             "load average #{meta['load']} at the end (#{cores} cores, shared).#{pinned(meta['pin'])}", "",
+             "load average #{meta['load']} at the end (#{cores} cores, shared).#{BenchPin.sentence(meta['pin'], servers: 'every server', load: 'wrk and h2load')}", "",
              "| server | boot | warm-up | wrk c10 | wrk c100 | p99 c10 | p99 c100 | h2load c10 | h2load c100 | " \
              "min/max c10 | min/max c100 | errors | RSS |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
@@ -25,13 +27,6 @@ module WarReport
     war_target = war_rss(ok)
     lines.concat(["", "| target (issue 21) | this run | |", "| --- | --- | --- |", *war_target]) unless war_target.empty?
     "#{lines.join("\n")}\n"
-  end
-
-  def pinned(pin)
-    return "" if pin.to_s.empty?
-
-    server_cpus, load_cpus = pin.split(":", 2)
-    " Pinned: every server on CPU #{server_cpus}, wrk and h2load on CPU #{load_cpus} (BENCH_PIN=#{pin})."
   end
 
   def result_row(row)
