@@ -10,6 +10,8 @@ module WarHelpers
   # What `bundle exec rspec` exports, which a person building a WAR does not have.
   OUTSIDE_BUNDLER = %w[RUBYOPT RUBYLIB BUNDLE_GEMFILE BUNDLE_BIN_PATH BUNDLER_SETUP BUNDLER_VERSION]
                     .to_h { |name| [name, nil] }.freeze
+  # Debian's Java 17: older than what a JRuby 10 WAR needs (21).
+  JAVA17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
   # Quick JVM start for the WAR's JRuby, as JRUBY_OPTS=--dev gives bin/nettyrack.
   QUICK_JVM = %w[-XX:+TieredCompilation -XX:TieredStopAtLevel=1 -Djruby.compile.mode=OFF].freeze
 
@@ -32,6 +34,13 @@ module WarHelpers
     yield child
   ensure
     child&.kill
+  end
+
+  # JAVA17, for showing what a JRuby 10 WAR says on a Java too old for it; skips the example
+  # when this suite's JRuby is not 10 or that Java is not installed.
+  def java17_or_skip
+    skip "needs JRuby 10 (Java 21+) and a Java 17 at #{JAVA17}" unless JRUBY_VERSION.start_with?("10.") && File.executable?(JAVA17)
+    JAVA17
   end
 
   # The port in the boot line of a child started with -b tcp://127.0.0.1:0.

@@ -81,8 +81,7 @@ RSpec.describe "WARs in standalone Jetty and Tomcat" do
   end
 
   it "fails the deployment with one line when the WAR's JRuby needs a newer Java than the container's" do
-    java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
-    skip "needs JRuby 10 (Java 21+) and a Java 17 at #{java17}" unless JRUBY_VERSION.start_with?("10.") && File.executable?(java17)
+    java17 = java17_or_skip
     container = StandaloneContainer.jetty(%w[server http ee10-deploy], File.join(@dir, "java17"), java: java17)
     container.start(@wars.first(1))
     expect(fetch("http://127.0.0.1:#{container.port}/hello/", timeout: 60).code).to eq("503")

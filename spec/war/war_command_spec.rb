@@ -145,8 +145,7 @@ RSpec.describe "nettyrack war" do
   end
 
   it "says so when the WAR's JRuby needs a newer Java than the one running it" do
-    java17 = "/usr/lib/jvm/java-17-openjdk-amd64/bin/java"
-    skip "needs JRuby 10 (Java 21+) and a Java 17 at #{java17}" unless JRUBY_VERSION.start_with?("10.") && File.executable?(java17)
+    java17 = java17_or_skip
     Dir.mktmpdir("war-run") do |tmp|
       child = NettyrackProcess.new(command: [java17, "-Djava.io.tmpdir=#{tmp}", "-jar", @war], chdir: tmp)
       expect(child.wait.exitstatus).to eq(1)
