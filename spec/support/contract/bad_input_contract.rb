@@ -1,5 +1,7 @@
 # frozen_string_literal: true
 
+require "open3"
+
 # Hostile and broken input over a real socket, with ContractDoors::LIMITS: each gets its status
 # and a closed connection, the app never sees it, and the door serves on.
 # Where a container's own parser answers first, and differently (both ways RFC 9112 allows):
@@ -51,5 +53,21 @@ RSpec.shared_examples "the bad input contract" do
     reply = raw("POST #{path} HTTP/1.1\r\nHost: x\r\n#{fields}Content-Length: #{body.bytesize}\r\n\r\n".b + body)
     expect(reply).to start_with("HTTP/1.1 200 ").and end_with("fine")
     expect(calls).to eq(before + 1)
+  end
+
+  # curl sending its body whole and at once (no Expect), as most clients do: the body limit
+  # itself is served, one byte more is 413, which curl reads rather than a reset (a servlet
+  # door first reads and drops the rest, up to max-discard-size). Repetitive and random bytes
+  # alike: the limit counts bytes, whatever they are.
+  it "serves curl's upload at the body limit and answers 413 one byte over, repetitive or random" do
+    url = "http://127.0.0.1:#{@door.port}#{target('/')}"
+    curl = ["curl", "-sS", "--max-time", "30", "-H", "Expect:", "-H", "Content-Type: application/octet-stream",
+            "--data-binary", "@-", "-o", "/dev/null", "-w", "%{http_code}", url]
+    { "repetitive" => ->(size) { "x" * size }, "random" => ->(size) { Random.new(size).bytes(size) } }.each do |kind, body|
+      [[10_000, "200"], [10_001, "413"]].each do |size, status|
+        out, err, = Open3.capture3(*curl, stdin_data: body.call(size), binmode: true)
+        expect([kind, size, out, err]).to eq([kind, size, status, ""])
+      end
+    end
   end
 end
