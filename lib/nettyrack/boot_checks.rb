@@ -5,14 +5,15 @@ require_relative "pool_check"
 
 module Nettyrack
   # What the loaded app is set up to do badly on parallel threads, said once before serving:
-  # Rails' lazy loading and reloading (RailsCheck), database pools smaller than the worker
-  # pool (PoolCheck). Both the nettyrack command (Lifetime) and rackup's handler ask here.
+  # Rails' lazy loading, reloading, Rack::Lock and debug logging (RailsCheck), database pools
+  # smaller than the worker pool (PoolCheck). Both the nettyrack command (Lifetime) and rackup's
+  # handler ask here.
   module BootChecks
     module_function
 
     # The warning lines, none when all is well; +threads+ is the worker pool's maximum.
     def warnings(threads)
-      [RailsCheck.warning(threads), *PoolCheck.warnings(threads)].compact
+      [*RailsCheck.warnings(threads), *PoolCheck.warnings(threads)]
     end
   end
 end

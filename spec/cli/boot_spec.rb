@@ -66,13 +66,18 @@ RSpec.describe "bin/nettyrack" do
     end
   end
 
-  it "warns at boot when a Rails app loads lazily on several threads" do
-    nettyrack("-b", "tcp://127.0.0.1:0", "-t", "4", "spec/fixtures/rails_lazy.ru") do |child|
+  it "names at boot each Rails setting that breaks or slows parallel threads, one line each" do
+    nettyrack("-b", "tcp://127.0.0.1:0", "-t", "4", "-e", "production", "spec/fixtures/rails_misconfigured.ru") do |child|
       port = child.stdout_match(/listening on .*:(\d+)/, timeout: 120)[1]
-      expect(fetch("http://127.0.0.1:#{port}/", timeout: 60).body).to eq("lazy")
+      expect(fetch("http://127.0.0.1:#{port}/", timeout: 60).body).to eq("misconfigured")
       child.signal("TERM")
       expect(child.wait.exitstatus).to eq(0)
-      expect(child.stderr).to include("nettyrack: warning: Rails runs on 4 threads with config.eager_load = false")
+      expect(child.stderr.lines.grep(/warning/).map { |line| line[/\Anettyrack: warning: Rails[^,(]*/] }).to eq(
+        ["nettyrack: warning: Rails runs on 4 threads with config.eager_load = false",
+         "nettyrack: warning: Rails reloads code in production ",
+         "nettyrack: warning: Rails' middleware has Rack::Lock ",
+         "nettyrack: warning: Rails logs at debug level in production "]
+      )
     end
   end
 
