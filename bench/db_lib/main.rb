@@ -8,6 +8,7 @@ require "fileutils"
 require "json"
 require_relative "../lib/parse"
 require_relative "../lib/pin"
+require_relative "../lib/jvm_probe"
 require_relative "postgres"
 require_relative "servers"
 require_relative "checks"
@@ -38,10 +39,11 @@ module DbBench
   def run
     dir = File.join(RESULTS, "runs", "db-#{Time.now.strftime('%Y%m%d-%H%M%S')}")
     FileUtils.mkdir_p(dir)
-    meta = { "at" => Time.now.utc.strftime("%Y-%m-%d %H:%M"), "load_before" => loadavg, "warmup" => WARMUP,
+    meta = { "at" => Time.now.utc.strftime("%Y-%m-%d %H:%M"), "load_before" => loadavg, "machine" => BenchJvm.machine, "warmup" => WARMUP,
              "duration" => DURATION, "rounds" => ROUNDS, "connections" => CONNECTIONS, "queries" => QUERIES, "pin" => PIN }
     pg = BenchPostgres.new(log: File.join(dir, "postgres.log"), pin: PIN_SERVER)
     servers = {}
+    jvms = {}
     rows = []
     begin
       log "PostgreSQL: initdb and start in #{pg.dir}, port #{pg.port}"
@@ -57,10 +59,12 @@ module DbBench
         servers[name] = RailsServers::Server.new(name, spec, log: File.join(dir, "#{name}.log"))
         log "#{name}: answering after #{servers[name].boot_seconds.round(1)} s"
         DbChecks.verify(servers[name].port, pg)
+        jvms[name] = BenchJvm::Watch.attach(servers[name].pid, dir, name)
       end
       servers.each do |name, server|
         log "#{name}: warm-up, #{WARMUP} s of the four tests mixed at #{CONNECTIONS} connections"
         wrk(server.port, "/", WARMUP, script: MIXED) if WARMUP.positive?
+        jvms[name]&.mark("warm-up")
       end
       rows = servers.map { |name, server| { "server" => name, "label" => DbServers.label(name), "boot_s" => server.boot_seconds.round(1), "runs" => Hash.new { |h, k| h[k] = [] } } }
       ROUNDS.times do |round|
@@ -81,7 +85,11 @@ module DbBench
           end
         end
       end
-      servers.each_with_index { |(_, server), i| rows[i]["rss_mb"] = server.rss_mb }
+      servers.each_with_index do |(name, server), i|
+        rows[i]["rss_mb"] = server.rss_mb
+        jvms[name]&.mark("runs")
+        rows[i]["jvm"] = jvms[name].to_h if jvms[name]
+      end
     ensure
       servers.each_value { |server| server.stop(timeout: 30) }
       pg.stop

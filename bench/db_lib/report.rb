@@ -2,6 +2,7 @@
 
 require_relative "../lib/pin"
 require_relative "../lib/report"
+require_relative "../lib/jvm_probe"
 
 # The bench/db report: req/s per test (median of the rounds) with the ratio to Puma measured in
 # the same round, the CPU time the server and PostgreSQL spent per request, p99, RSS and errors;
@@ -39,6 +40,10 @@ module DbReport
     end
     lines.concat(["", *target(rows, base)])
     lines.concat(["", *layer(meta["layer"])]) if meta["layer"]&.any?
+    lines.concat(["", "Machine: #{BenchJvm.machine_line(meta['machine'] || {})}.", ""])
+    rows.select { |row| row["jvm"] }.each do |row|
+      lines.concat(["- #{row['server']}: #{BenchJvm.jit_line(row['jvm']['marks'])}", "  flags: `#{row['jvm']['flags']}`"])
+    end
     rows.select { |row| row["profile"] }.each { |row| lines.concat(["", "Profile of #{row['label']}, N queries:", "", *row["profile"]]) }
     "#{lines.join("\n")}\n"
   end

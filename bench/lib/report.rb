@@ -123,6 +123,8 @@ module BenchReport
            "wrk -t#{meta['wrk_threads']}, h2load --h1 -t#{meta['h2load_threads']}; load and servers share the machine, on 127.0.0.1."
     versions = %w[jruby java cruby puma wrk h2load].filter_map { |k| "#{k} #{meta[k]}" if meta[k] && !meta[k].empty? }
     out << "Versions: #{versions.join(', ')}." unless versions.empty?
+    out << "Machine: #{meta['machine']}." if meta["machine"]
+    out << "nettyrack's JIT after its runs: #{meta['nettyrack_jit']}; JVM flags: `#{meta['nettyrack_flags']}`." if meta["nettyrack_jit"]
     if meta["pin"] && !meta["pin"].empty?
       server_cpus, load_cpus = meta["pin"].split(":", 2)
       out << "Pinned: every server on CPU #{server_cpus}, wrk and h2load on CPU #{load_cpus} (BENCH_PIN=#{meta['pin']})."

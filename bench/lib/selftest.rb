@@ -1,11 +1,13 @@
 # frozen_string_literal: true
 
-# Checks bench/lib/parse.rb and report.rb against captured wrk 4.1 / h2load 1.52 output.
+# Checks bench/lib/parse.rb and report.rb against captured wrk 4.1 / h2load 1.52 output, and
+# jvm_probe.rb's words and deoptimization count against captured HotSpot 25 output.
 #   /usr/bin/ruby bench/lib/selftest.rb     (prints "N passed, N failed"; exit 1 on a failure)
 require "json"
 require "tmpdir"
 require_relative "parse"
 require_relative "report"
+require_relative "jvm_probe"
 
 WRK = <<~OUT
   Running 3s test @ http://127.0.0.1:18081/
@@ -107,6 +109,23 @@ Dir.mktmpdir do |dir|
   check "fairness verdict", line.include?("not met"), true
   check "cpu speedup", md.include?("1.90x"), true
   check "skipped row shown", md.include?("skipped [1]") && md.include?("[1] Puma -t 16:16 -: skipped: did not boot"), true
+end
+
+marks = { "warm-up" => { "compiles" => 18_609, "bailouts" => 47, "invalidates" => 0, "deopts" => 1_204, "jit_s" => 60.2,
+                         "code_cache_mb" => 47 },
+          "runs" => { "compiles" => 18_616, "bailouts" => 47, "invalidates" => 0, "deopts" => 1_206, "jit_s" => 60.3,
+                      "code_cache_mb" => 48 } }
+check "jit line", BenchJvm.jit_line(marks),
+      "18,616 compilations (47 bailouts, 0 invalidated), 1,206 deoptimizations, JIT 60.3 s, code cache 48 MB; " \
+      "after warm-up: 7 compilations, 2 deoptimizations"
+check "jit line, not read", BenchJvm.jit_line({}), "JIT: not read (no jcmd, or not a JVM)"
+check "machine line", BenchJvm.machine_line("cpu" => "AMD EPYC", "cores" => 2, "memory_gb" => 24, "kernel" => "6.1",
+                                              "features" => %w[avx2 avx512f]),
+      "AMD EPYC, 2 cores, 24 GB, kernel 6.1; extensions: avx2 avx512f"
+Dir.mktmpdir do |dir|
+  trap = "[4.755s] cid=1438     level=4 D.f(Ljava/lang/Object;)I trap_bci=51 class_check maybe_recompile pc=0x1\n"
+  File.write(File.join(dir, "x-deopt.log"), trap * 4 + trap.sub("cid=1438", "cid=1450") + "[4.8s] something else\n")
+  check "deoptimizations: a trap written four times counts once", BenchJvm.deopts(File.join(dir, "x-deopt.log")), 2
 end
 
 puts "#{$passed} passed, #{$failed} failed"

@@ -4,6 +4,7 @@
 require "fileutils"
 require "json"
 require_relative "../lib/parse"
+require_relative "../lib/jvm_probe"
 require_relative "servers"
 require_relative "report"
 require_relative "dyno"
@@ -30,7 +31,7 @@ module RailsBench
       measure(name, spec, dir)
     end
     File.write(File.join(dir, "results.json"), JSON.pretty_generate(rows))
-    report = RailsReport.render(rows, curve: CURVE, duration: DURATION)
+    report = RailsReport.render(rows, curve: CURVE, duration: DURATION, machine: BenchJvm.machine)
     puts report
     File.write(File.join(RESULTS, "rails-latest.md"), report)
     File.write(File.join(dir, "report.md"), report)
@@ -45,10 +46,14 @@ module RailsBench
     log "#{name}: #{dyno ? "in a #{DYNO_MB} MB memory cgroup" : 'no memory cgroup here: settings only'}" if DYNO_SERVERS.include?(name)
     server = RailsServers::Server.new(name, spec, log: File.join(dir, "#{name}.log"), dyno: dyno)
     row = { "server" => name, "boot_s" => server.boot_seconds.round(1), "curve" => [], "runs" => {} }
+    jvm = BenchJvm::Watch.attach(server.pid, dir, name)
     (CURVE / 10).times { row["curve"] << wrk(server.port, "/", 100, 10, script: MIXED) }
+    jvm&.mark("warm-up")
     PATHS.each do |action, path|
       [10, 100].each { |c| row["runs"]["#{action}-c#{c}"] = wrk(server.port, path, c, DURATION) }
     end
+    jvm&.mark("runs")
+    row["jvm"] = jvm.to_h if jvm
     row["rss_mb"] = server.rss_mb
     row["stop_s"] = stop_under_load(server)
     row["dyno"] = { "limit_mb" => DYNO_MB, "peak_mb" => dyno.peak_mb, "oom_kills" => dyno.oom_kills } if dyno

@@ -2,10 +2,12 @@
 
 # The bench/rails report: one markdown table of results, one of the warm-up curves, and the
 # issue's targets judged against Puma's cluster mode from the same run.
+require_relative "../lib/jvm_probe"
+
 module RailsReport
   module_function
 
-  def render(rows, curve:, duration:)
+  def render(rows, curve:, duration:, machine: {})
     ok = rows.reject { |row| row["failed"] }
     lines = ["# bench/rails (#{Time.now.utc.strftime('%Y-%m-%d %H:%M')} UTC)", "",
              "examples/rails (Rails #{rails_version}), RACK_ENV=production; wrk -t2, #{duration} s per run " \
@@ -16,8 +18,19 @@ module RailsReport
     rows.select { |row| row["failed"] }.each { |row| lines << "| #{row['server']} | failed: #{row['failed']} |" }
     lines.concat(["", "Warm-up (req/s per 10 s at 100 connections, from boot):", ""])
     ok.each { |row| lines << "- #{row['server']}: #{row['curve'].map { |r| r['rps'].round }.join(' ')}" }
-    lines.concat(["", *targets(ok)])
+    lines.concat(["", *targets(ok), "", *jvm(machine, ok)])
     "#{lines.join("\n")}\n"
+  end
+
+  # What may explain a figure that moved between runs of one build: the machine, and each JVM's
+  # flags and JIT outcome (bench/lib/jvm_probe.rb).
+  def jvm(machine, rows)
+    lines = ["Machine: #{BenchJvm.machine_line(machine)}.", ""]
+    rows.select { |row| row["jvm"] }.each do |row|
+      lines << "- #{row['server']}: #{BenchJvm.jit_line(row['jvm']['marks'])}"
+      lines << "  flags: `#{row['jvm']['flags']}`"
+    end
+    lines
   end
 
   def result_row(row)
