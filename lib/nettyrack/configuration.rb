@@ -29,7 +29,9 @@ module Nettyrack
 
     def self.merge(*layers, cores: Etc.nprocessors)
       below = DEFAULTS.merge(threads: default_threads(cores))
-      new(layers.reduce(below) { |merged, layer| lay(merged, layer) })
+      merged = layers.reduce(below) { |settings, layer| lay(settings, layer) }
+      merged[:wait_threads] ||= layers.any? { |layer| layer.key?(:threads) } ? 0 : default_wait_threads(merged[:threads].last)
+      new(merged)
     end
 
     # Few threads beyond the cores: on JRuby every runnable Ruby thread competes with the JIT's
@@ -38,6 +40,15 @@ module Nettyrack
     # (-t, $RAILS_MAX_THREADS).
     def self.default_threads(cores)
       [cores, [4, 2 * cores].max]
+    end
+
+    # Threads that wait on a database or another service hold a thread but not a core: a pool
+    # at the default counts may grow this far beyond its maximum while requests queue and the
+    # CPU has room (Java's WaitingThreads), and comes back when the cores are busy. A pool whose
+    # size was chosen (-t, $RAILS_MAX_THREADS, the config file) keeps it: 0 then. (Java's
+    # WorkerSettings.defaultWaitThreads says the same, java_config_spec checks.)
+    def self.default_wait_threads(max)
+      2 * max
     end
 
     # RACK_ENV, and the thread counts Rails apps set for their database pool: RAILS_MAX_THREADS

@@ -25,7 +25,7 @@ module Nettyrack
     # Limits a servlet door applies (the head limits behind the container's parser, whose own
     # may be larger); the container's own settings cover the others.
     APPLIED = %i[max_uri_length max_header_size max_headers max_body_size body_buffer max_discard_size queue_size
-                 max_message_size max_push_queue push_timeout].freeze
+                 max_message_size max_push_queue push_timeout wait_threads].freeze
 
     module_function
 

@@ -32,6 +32,14 @@ RSpec.describe Nettyrack::Configuration do
       expect([1, 2, 4, 8].map { |cores| described_class.merge(cores: cores).threads }).to eq([[1, 4], [2, 4], [4, 8], [8, 16]])
     end
 
+    it "lets the default pool add 2 x MAX threads for work that waits, and a pool whose threads were chosen none" do
+      expect([1, 2, 8].map { |cores| described_class.merge(cores: cores).limits[:wait_threads] }).to eq([8, 8, 32])
+      expect(described_class.merge({ threads: [4, 4] }, cores: 2).limits[:wait_threads]).to eq(0)
+      expect(described_class.merge(described_class.env_layer({ "RAILS_MAX_THREADS" => "5" }), cores: 2).limits[:wait_threads]).to eq(0)
+      expect(described_class.merge({ threads: [4, 4] }, { wait_threads: 6 }, cores: 2).limits[:wait_threads]).to eq(6)
+      expect(described_class.merge({ wait_threads: 0 }, cores: 2).limits[:wait_threads]).to eq(0)
+    end
+
     it "lets a later layer win" do
       config = described_class.merge({ environment: "staging", max_headers: 10 }, { environment: "production" })
       expect([config.environment, config.limits[:max_headers]]).to eq(["production", 10])

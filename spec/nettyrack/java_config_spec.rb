@@ -91,11 +91,15 @@ RSpec.describe Nettyrack::JavaConfig do
       records.find { |record| record.respond_to?(field) }.public_send(field)
     end
     Nettyrack::Settings::BUILDER.each do |limit|
+      next if limit.name == :wait_threads # computed from the threads, below
+
       expect(java_value.call(limit.builder)).to eq(limit.to_java(Nettyrack::Configuration::DEFAULTS.fetch(limit.name))),
                                                  limit.name.to_s
     end
     cores = java.lang.Runtime.runtime.available_processors
     expect([fallback.workers.minThreads, fallback.workers.maxThreads]).to eq(Nettyrack::Configuration.default_threads(cores))
+    expect(fallback.workers.waitThreads).to eq(Nettyrack::Configuration.default_wait_threads(fallback.workers.maxThreads))
+    expect(Java::OrgNettyrackCoreConfig::WorkerSettings.defaultWaitThreads(7)).to eq(Nettyrack::Configuration.default_wait_threads(7))
     expect(fallback.listen.proxyProtocol).to eq(Nettyrack::Configuration::DEFAULTS[:proxy_protocol])
     expect(fallback.http2Settings.enabled).to eq(Nettyrack::Configuration::DEFAULTS[:http2])
   end

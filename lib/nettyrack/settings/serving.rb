@@ -40,6 +40,15 @@ module Nettyrack
                                            help: "worker threads, or just MAX (default: see below)",
                                            option: "Threads=MIN:MAX",
                                            option_help: "worker threads, or just MAX (default: as nettyrack -h says)"),
+      # nil: 2 x MAX when the threads are the default, else 0 (Configuration.merge)
+      Setting.new(:wait_threads, nil, :count, group: :running, flags: ["--wait-threads N"], builder: :waitThreads,
+                                              help: ["threads added beyond MAX while requests queue behind threads",
+                                                     "that wait (a database, an API) and the CPU has room; 0: never",
+                                                     "(default: 2 x MAX with the default threads, else 0)"],
+                                              option: "wait_threads=N",
+                                              option_help: "threads added beyond MAX while requests queue behind waiting " \
+                                                           "threads and the CPU has room (default: 2 x MAX with the " \
+                                                           "default threads, else 0)"),
       Setting.new(:environment, "development", :text, group: :running, flags: ["-e", "--environment ENV"],
                                                       help: ["sets RACK_ENV (default $RACK_ENV, else development);",
                                                              "development puts exception details in 500 bodies"]),

@@ -129,6 +129,8 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         private boolean proxyProtocol = Listen.DEFAULTS.proxyProtocol();
         private int minThreads = WorkerSettings.DEFAULTS.minThreads();
         private int maxThreads = WorkerSettings.DEFAULTS.maxThreads();
+        private boolean threadsChosen;
+        private Integer waitThreads;
         private int queueSize = WorkerSettings.DEFAULTS.queueSize();
         private int maxConnections = WorkerSettings.DEFAULTS.maxConnections();
         private int ioThreads = WorkerSettings.DEFAULTS.ioThreads();
@@ -170,7 +172,9 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
 
         public Builder bind(String host, int port) { binds.add(new Bind(host, port)); return this; }
         public Builder bind(Bind bind) { binds.add(bind); return this; }
-        public Builder threads(int min, int max) { minThreads = min; maxThreads = max; return this; }
+        public Builder threads(int min, int max) { minThreads = min; maxThreads = max; threadsChosen = true; return this; }
+        /** Unless set, the default's when {@link #threads} was not called, else 0. */
+        public Builder waitThreads(int n) { waitThreads = n; return this; }
         public Builder queueSize(int n) { queueSize = n; return this; }
         /** 0: the process's open-file limit less {@link WorkerSettings#FILES_KEPT_FREE}. */
         public Builder maxConnections(int n) { maxConnections = n; return this; }
@@ -213,7 +217,9 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         public ServerConfig build() {
             return new ServerConfig(
                 new Listen(binds.isEmpty() ? Listen.DEFAULTS.binds() : binds, proxyProtocol),
-                new WorkerSettings(minThreads, maxThreads, queueSize, maxConnections, ioThreads, workerNice, setPriority),
+                new WorkerSettings(minThreads, maxThreads,
+                    waitThreads != null ? waitThreads : threadsChosen ? 0 : WorkerSettings.DEFAULTS.waitThreads(),
+                    queueSize, maxConnections, ioThreads, workerNice, setPriority),
                 new RequestLimits(maxUriLength, maxHeaderSize, maxHeaders, maxChunkExtensions, maxBodySize, bodyBufferSize,
                     maxDiscardSize),
                 new Timeouts(headerTimeoutMillis, bodyTimeoutMillis, bodyMinRate, keepAliveTimeoutMillis, writeTimeoutMillis,

@@ -1,11 +1,15 @@
 package org.nettyrack.core;
 
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.DoubleSupplier;
 
 /**
  * The threads the application runs on: between min and max threads, growing to max before
@@ -16,13 +20,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The grow-or-queue decision (Tomcat's trick) reads two counters kept here, tasks submitted
  * and threads alive, rather than the executor's own counts, which take its main lock; a third,
  * tasks running, is for {@link #load()}.
+ *
+ * <p>With extra threads, a timer asks {@link WaitingThreads} every {@link #STEP_MILLIS} ms how
+ * many threads may run, from the load and the machine's CPU use: past the maximum while
+ * requests queue on threads that wait rather than compute.
  */
 public final class WorkerPool implements Workers {
+    /** How often the limit of a pool with extra threads is reconsidered. */
+    static final long STEP_MILLIS = 250;
+
     private final ThreadPoolExecutor executor;
     private final AtomicInteger submitted = new AtomicInteger();
     private final AtomicInteger alive = new AtomicInteger();
     private final AtomicInteger running = new AtomicInteger();
     private final int queueSize;
+    private final int minThreads;
+    private final WaitingThreads waiting;
+    private final ScheduledExecutorService sizer;
 
     /** How busy the pool is at one moment: threads running a task, alive, at most; tasks waiting. */
     public record Load(int busy, int threads, int maxThreads, int queued) {
@@ -34,7 +48,19 @@ public final class WorkerPool implements Workers {
 
     /** threadStart: run first on each new worker thread (e.g. {@link ThreadNice#apply}). */
     public WorkerPool(int minThreads, int maxThreads, int queueSize, Runnable threadStart) {
+        this(minThreads, maxThreads, 0, queueSize, threadStart);
+    }
+
+    /** extraThreads: how many threads may run beyond maxThreads while requests wait on waiting threads. */
+    public WorkerPool(int minThreads, int maxThreads, int extraThreads, int queueSize, Runnable threadStart) {
+        this(minThreads, maxThreads, extraThreads, queueSize, threadStart, WorkerPool::machineCpu);
+    }
+
+    /** cpu: the machine's CPU use since it was last asked (0-1, negative when unknown); null: no timer (tests call {@link #resize}). */
+    WorkerPool(int minThreads, int maxThreads, int extraThreads, int queueSize, Runnable threadStart, DoubleSupplier cpu) {
         this.queueSize = Math.max(1, queueSize);
+        this.minThreads = minThreads;
+        this.waiting = new WaitingThreads(maxThreads, extraThreads);
         GrowFirstQueue queue = new GrowFirstQueue();
         this.executor = new ThreadPoolExecutor(minThreads, maxThreads, 60, TimeUnit.SECONDS, queue,
             new NamedThreads(alive, threadStart), (task, pool) -> {
@@ -43,6 +69,41 @@ public final class WorkerPool implements Workers {
                 }
             });
         executor.prestartAllCoreThreads();
+        this.sizer = waiting.active() && cpu != null ? startSizer(cpu) : null;
+    }
+
+    private ScheduledExecutorService startSizer(DoubleSupplier cpu) {
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread t = new Thread(task, "nettyrack-pool-sizer");
+            t.setDaemon(true);
+            return t;
+        });
+        cpu.getAsDouble(); // the first reading starts the interval the next one measures
+        timer.scheduleWithFixedDelay(() -> resize(cpu.getAsDouble()), STEP_MILLIS, STEP_MILLIS, TimeUnit.MILLISECONDS);
+        return timer;
+    }
+
+    /**
+     * One step of {@link WaitingThreads}: the executor's limit follows its answer. A raised limit
+     * starts its thread at once on the queue's oldest request (as core threads do), so nothing
+     * jumps the queue; back at the maximum the pool's own minimum is restored.
+     */
+    void resize(double cpu) {
+        int before = waiting.limit();
+        int limit = waiting.next(running.get(), executor.getQueue().size(), cpu);
+        if (limit > before) {
+            executor.setMaximumPoolSize(limit);
+            executor.setCorePoolSize(limit);
+        } else if (limit < before) {
+            executor.setCorePoolSize(limit > waiting.max() ? limit : minThreads);
+            executor.setMaximumPoolSize(limit);
+        }
+    }
+
+    /** The machine's CPU use since the last call (the JDK's reading; a container's where it runs in one). */
+    private static double machineCpu() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+            ? os.getCpuLoad() : -1;
     }
 
     /** Runs the task on a worker, or returns false when the queue is full or the pool stopped. */
@@ -91,6 +152,9 @@ public final class WorkerPool implements Workers {
 
     /** Stops taking tasks and waits up to the timeout for the running ones; true if they all ended. */
     public boolean shutdown(long timeoutMillis) throws InterruptedException {
+        if (sizer != null) {
+            sizer.shutdownNow();
+        }
         executor.shutdown();
         boolean done = executor.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS);
         if (!done) {

@@ -99,7 +99,7 @@ public final class NettyServer {
         tls = new TlsListeners(config);
         WorkerSettings workers = config.workers();
         ThreadNice nice = new ThreadNice(workers.workerNice(), workers.setPriority(), config.logs().errorLog());
-        pool = new WorkerPool(workers.minThreads(), workers.maxThreads(), workers.queueSize(), nice::apply);
+        pool = new WorkerPool(workers.minThreads(), workers.maxThreads(), workers.waitThreads(), workers.queueSize(), nice::apply);
         state = new ServerState(config, handler, pool);
         loops = new ServerLoops(config, transport, new HttpPipeline(state));
         for (ServerConfig.Bind bind : config.listen().binds()) {

@@ -64,7 +64,7 @@ final class ServletDoor {
         this.config = app.config();
         this.statics = statics;
         this.workers = new WorkerPool(config.workers().minThreads(), config.workers().maxThreads(),
-            config.workers().queueSize());
+            config.workers().waitThreads(), config.workers().queueSize(), () -> { });
         this.upgrades = new Upgrades(context, config, errorLog);
         this.headLimits = new HeadLimits(config);
     }

@@ -173,11 +173,20 @@ class ServerConfigTest {
     }
 
     @Test
+    void waitThreadsAreTheDefaultsOnlyWithTheDefaultThreads() {
+        WorkerSettings defaults = WorkerSettings.DEFAULTS;
+        assertEquals(2 * defaults.maxThreads(), ServerConfig.builder().build().workers().waitThreads());
+        assertEquals(0, ServerConfig.builder().threads(4, 4).build().workers().waitThreads(), "threads chosen: none");
+        assertEquals(6, ServerConfig.builder().threads(4, 4).waitThreads(6).build().workers().waitThreads());
+        assertEquals(0, ServerConfig.builder().waitThreads(0).build().workers().waitThreads());
+    }
+
+    @Test
     void everyBuilderSettingReachesItsRecord() {
         java.io.ByteArrayOutputStream access = new java.io.ByteArrayOutputStream();
         ThreadNice.SetPriority priority = (tid, nice) -> 0;
         ServerConfig c = ServerConfig.builder().bind("127.0.0.1", 1).proxyProtocol(true)
-            .threads(2, 3).queueSize(4).maxConnections(5).ioThreads(6).workerNice(7).setPriority(priority)
+            .threads(2, 3).waitThreads(25).queueSize(4).maxConnections(5).ioThreads(6).workerNice(7).setPriority(priority)
             .maxUriLength(100).maxHeaderSize(300).maxHeaders(8).maxChunkExtensions(400).maxBodySize(9).bodyBufferSize(10)
             .maxDiscardSize(24)
             .headerTimeoutMillis(11).bodyTimeoutMillis(12).bodyMinRate(13).keepAliveTimeoutMillis(14).writeTimeoutMillis(15)
@@ -189,7 +198,7 @@ class ServerConfigTest {
             .control("127.0.0.1", 22, "t").controlTimeoutMillis(23)
             .build();
         assertEquals(new Listen(java.util.List.of(new ServerConfig.Bind("127.0.0.1", 1)), true), c.listen());
-        assertEquals(new WorkerSettings(2, 3, 4, 5, 6, 7, priority), c.workers());
+        assertEquals(new WorkerSettings(2, 3, 25, 4, 5, 6, 7, priority), c.workers());
         assertEquals(new RequestLimits(100, 300, 8, 400, 9, 10, 24), c.limits());
         assertEquals(new Timeouts(11, 12, 13, 14, 15, 16), c.timeouts());
         assertEquals(new Http2Settings(false, 17, 2048, 18, 19_000), c.http2Settings());

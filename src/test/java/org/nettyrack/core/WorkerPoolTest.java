@@ -85,6 +85,33 @@ class WorkerPoolTest {
         assertEquals(0, pool.load().busy());
     }
 
+    @Test
+    void runsAQueuedRequestOnAnExtraThreadWhenItsThreadsWaitAndTheCpuHasRoom() throws InterruptedException {
+        WorkerPool pool = new WorkerPool(1, 2, 2, 10, () -> { }, null);
+        CountDownLatch running = new CountDownLatch(2);
+        CountDownLatch release = new CountDownLatch(1);
+        for (int i = 0; i < 2; i++) {
+            assertTrue(pool.submit(() -> {
+                running.countDown();
+                await(release);
+            }));
+        }
+        assertTrue(running.await(5, TimeUnit.SECONDS));
+        CountDownLatch third = new CountDownLatch(1);
+        assertTrue(pool.submit(third::countDown));
+        pool.resize(0.99);
+        assertEquals(new WorkerPool.Load(2, 2, 2, 1), pool.load(), "the cores are busy: it waits");
+        pool.resize(0.20);
+        assertTrue(third.await(5, TimeUnit.SECONDS), "a third thread took the queued request");
+        assertEquals(3, pool.load().maxThreads());
+        release.countDown();
+        for (int i = 0; i < WaitingThreads.QUIET_STEPS; i++) {
+            pool.resize(0.20);
+        }
+        assertEquals(2, pool.load().maxThreads(), "quiet again: back to the maximum");
+        assertTrue(pool.shutdown(5_000));
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(5, TimeUnit.SECONDS);

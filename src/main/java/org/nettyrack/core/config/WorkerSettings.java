@@ -9,6 +9,9 @@ import org.nettyrack.core.ThreadNice;
  *
  * @param minThreads worker threads kept alive (default: one per core)
  * @param maxThreads most requests running the app at once (default: twice the cores, at least 4)
+ * @param waitThreads threads the pool may run beyond maxThreads while requests queue behind
+ *     threads that wait rather than compute ({@link org.nettyrack.core.WaitingThreads}; 0:
+ *     never). Default: twice maxThreads when the threads are the default, else 0
  * @param queueSize requests that may wait for a worker; beyond it the server answers 503
  * @param maxConnections open connections at which accepting pauses (the CLI's
  *     --max-connections); 0: automatic, see {@link #connectionCap()}
@@ -16,12 +19,18 @@ import org.nettyrack.core.ThreadNice;
  * @param workerNice nice value of the Netty door's worker threads (0-19; {@link ThreadNice})
  * @param setPriority how {@code workerNice} is applied (null: it is not; see {@link ThreadNice})
  */
-public record WorkerSettings(int minThreads, int maxThreads, int queueSize, int maxConnections, int ioThreads,
-                             int workerNice, ThreadNice.SetPriority setPriority) {
+public record WorkerSettings(int minThreads, int maxThreads, int waitThreads, int queueSize, int maxConnections,
+                             int ioThreads, int workerNice, ThreadNice.SetPriority setPriority) {
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
     public static final WorkerSettings DEFAULTS =
-        new WorkerSettings(Math.max(1, CORES), Math.max(4, 2 * CORES), 1024, 0, 0, 10, null);
+        new WorkerSettings(Math.max(1, CORES), Math.max(4, 2 * CORES), defaultWaitThreads(Math.max(4, 2 * CORES)), 1024, 0,
+            0, 10, null);
+
+    /** The extra threads a pool at the default thread counts may add: twice its maximum. */
+    public static int defaultWaitThreads(int maxThreads) {
+        return 2 * maxThreads;
+    }
 
     /** Files left for everything but connections (jars, logs, spooled bodies, Redis) by the default cap. */
     public static final int FILES_KEPT_FREE = 1024;
@@ -50,6 +59,7 @@ public record WorkerSettings(int minThreads, int maxThreads, int queueSize, int 
         Check.that(maxThreads >= 1, "maximum threads must be 1 or more, got " + maxThreads);
         Check.that(minThreads <= maxThreads,
             "minimum threads (" + minThreads + ") exceed the maximum (" + maxThreads + ")");
+        Check.that(waitThreads >= 0, "wait threads must be 0 or more, got " + waitThreads);
         Check.that(queueSize >= 0, "queue size must be 0 or more, got " + queueSize);
         Check.that(maxConnections >= 0, "max connections must be 0 (automatic) or more, got " + maxConnections);
         Check.that(ioThreads >= 0, "io threads must be 0 or more, got " + ioThreads);
