@@ -24,6 +24,8 @@ module Nettyrack
     MIB = 1024 * 1024
     HEAP_CAP = 512 * MIB
     SMALL_MEMORY = 768 * MIB
+    # Below this much memory each JIT compilation's arenas are bounded (the MemLimit row).
+    COMPILE_BOUND_BELOW = 2048 * MIB
 
     HEAP_FAMILY = /\A-Xmx|\A-XX:MaxHeapSize=|MaxRAMPercentage|\A-XX:MaxRAM=/
     GC_FAMILY = /\A-XX:\+Use(Serial|Parallel|G1|Z|Shenandoah|Epsilon)GC\z/
@@ -54,12 +56,20 @@ module Nettyrack
       # 4,000-4,400 req/s after 150 s against C1's 1,160.
       Setting.new(/TieredStopAtLevel|TieredCompilation/,
                   ->(memory, _cores, _given) { "-XX:TieredStopAtLevel=1" if memory <= SMALL_MEMORY }, 8, 21),
-      # At most 32 MB of arenas per JIT compilation (Java 22+); a compilation that needs more
-      # stops, and its method stays at the tier it has. Unbounded, C2's compilations of JRuby's
-      # code took arenas of up to 377 MB at once (NMT's peak, the Rails example under load with
-      # four compiler threads; RSS then fell back); with the bound, 34-37 MB, at about the same req/s.
+      # Below 2 GB of memory, at most 32 MB of arenas per JIT compilation (Java 22+); a
+      # compilation that needs more stops, and its method stays at the tier it has. Unbounded,
+      # C2's compilations of JRuby's code took arenas of up to 377 MB at once (NMT's peak, the
+      # Rails example under load with four compiler threads), which a 512 MB container cannot
+      # hold beside the heap; with the bound, 34-37 MB. The bound costs throughput, though: the
+      # largest of Rails' compilations needs 113 MB, and the methods whose compilation stops
+      # stay slower (the warm Rails example, one run after another on a 24 GB machine: 7,460 req/s
+      # on average bounded at 32 MB, 8,066 unbounded, 3 and 4 runs). From 2 GB the spike fits
+      # beside a 512 MB heap: no bound.
       # `quiet`: the JVM would print the command on stdout at start.
-      Setting.new(/MemLimit/, ["-XX:CompileCommand=quiet", "-XX:CompileCommand=MemLimit,*.*,32m"], 22),
+      Setting.new(/MemLimit/,
+                  lambda do |memory, _cores, _given|
+                    ["-XX:CompileCommand=quiet", "-XX:CompileCommand=MemLimit,*.*,32m"] if memory < COMPILE_BOUND_BELOW
+                  end, 22),
       # In a small container, the code cache at 80 MB (240 MB by default): the Rails example
       # filled 89 MB unbounded and 60 MB bounded, never full (with the heap setting below, in a
       # 512 MB cgroup: 4,000-4,360 req/s against 4,080-4,600 without either, one run each).

@@ -42,15 +42,20 @@ module Nettyrack
     end
 
     # The boot line's words for the settings this JVM runs with: the profile and why, e.g.
-    # "memory profile small (512 MB container)"; nil when bin/nettyrack did not start it with
-    # its settings (rackup, an embedded server, NETTYRACK_JVM=off, all of them given).
+    # "memory profile small (512 MB container)": small up to 768 MB (C2's compilations, code cache
+    # and heap bounded), medium below 2 GB (compilations bounded), standard from 2 GB; nil when
+    # bin/nettyrack did not start it with its settings (rackup, an embedded server,
+    # NETTYRACK_JVM=off, all of them given).
     # machine: the machine's own memory (a container's limit is less).
     def profile(env = ENV, memory: nil, machine: nil)
       return nil unless env[MARK] == "1"
 
       memory ||= current.last
       machine ||= machine_memory
-      size = memory <= SMALL_MEMORY ? "small" : "standard"
+      size = if memory <= SMALL_MEMORY then "small"
+             elsif memory < COMPILE_BOUND_BELOW then "medium"
+             else "standard"
+             end
       "memory profile #{size} (#{amount(memory)} #{machine && memory < machine ? 'container' : 'machine'})"
     end
 

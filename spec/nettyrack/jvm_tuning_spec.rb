@@ -7,7 +7,7 @@ RSpec.describe Nettyrack::JvmTuning do
 
   it "adds every setting to a bare JVM of a recent Java on a big machine" do
     expect(described_class.missing([], 25, 24 * gib, {}, 2))
-      .to eq(["-Xmx512m", "-XX:CompileCommand=quiet", "-XX:CompileCommand=MemLimit,*.*,32m", "-XX:+UseParallelGC",
+      .to eq(["-Xmx512m", "-XX:+UseParallelGC",
               "-XX:GCTimeRatio=19", "-Xms64m", "-XX:CICompilerCount=4", "-XX:TrimNativeHeapInterval=5000",
               "-XX:+UseCompactObjectHeaders", "--enable-native-access=ALL-UNNAMED"])
   end
@@ -47,9 +47,12 @@ RSpec.describe Nettyrack::JvmTuning do
       .to eq([])
   end
 
-  it "bounds every JIT compilation's memory from Java 22, on any machine" do
-    expect(described_class.missing([], 22, 24 * gib, {})).to include("-XX:CompileCommand=MemLimit,*.*,32m")
-    expect(described_class.missing([], 21, 24 * gib, {}).grep(/CompileCommand/)).to eq([])
+  it "bounds each JIT compilation's memory to 32 MB from Java 22 below 2 GB of memory, and not from 2 GB" do
+    expect(described_class.missing([], 22, 768 * 1024 * 1024, {})).to include("-XX:CompileCommand=MemLimit,*.*,32m")
+    expect(described_class.missing([], 25, 2 * gib - 1, {})).to include("-XX:CompileCommand=quiet", "-XX:CompileCommand=MemLimit,*.*,32m")
+    expect(described_class.missing([], 25, 2 * gib, {}).grep(/CompileCommand/)).to eq([])
+    expect(described_class.missing([], 25, 24 * gib, {}).grep(/CompileCommand/)).to eq([])
+    expect(described_class.missing([], 21, gib, {}).grep(/CompileCommand/)).to eq([])
   end
 
   it "collects with the parallel collector above 768 MB, unless the user chose a collector" do
@@ -154,6 +157,8 @@ RSpec.describe Nettyrack::JvmTuning do
     expect(described_class.profile(tuned, memory: gib / 2, machine: 24 * gib)).to eq("memory profile small (512 MB container)")
     expect(described_class.profile(tuned, memory: 24 * gib, machine: 24 * gib)).to eq("memory profile standard (24 GB machine)")
     expect(described_class.profile(tuned, memory: 2 * gib, machine: 24 * gib)).to eq("memory profile standard (2 GB container)")
+    expect(described_class.profile(tuned, memory: gib, machine: 24 * gib)).to eq("memory profile medium (1 GB container)")
+    expect(described_class.profile(tuned, memory: gib, machine: gib)).to eq("memory profile medium (1 GB machine)")
     expect(described_class.profile({}, memory: gib / 2, machine: 24 * gib)).to be_nil
   end
 
