@@ -3,6 +3,7 @@
 require_relative "errors"
 require_relative "configuration"
 require_relative "java_config"
+require_relative "pool_check"
 require_relative "app_loader"
 require_relative "pubsub_setting"
 require_relative "publishing"
@@ -35,9 +36,9 @@ module Nettyrack
       raise BootError, "app.root #{app_root} is not a directory" unless File.directory?(app_root)
 
       Dir.chdir(app_root)
-      config = limits(params, log)
       setting = pubsub_setting(params["pubsub"])
       app = load_app(params, root)
+      config = limits(params, log) # after the app: its database pools bound the wait threads
       RailsTuning.apply
       Nettyrack.pubsub = PubSubSetting.engine(setting) if setting
       [app, config, Nettyrack.pubsub]
@@ -87,7 +88,7 @@ module Nettyrack
       end
       layer[:threads] = coerce_threads(params["threads"]) if params["threads"]
       options = Configuration.merge(Configuration.env_layer(ENV).slice(:threads), layer).server_options
-      JavaConfig.build(**options)
+      JavaConfig.build(**PoolCheck.fit(options))
     end
 
     def coerce_threads(value)

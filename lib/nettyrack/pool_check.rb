@@ -10,7 +10,8 @@ module Nettyrack
   # at 0.7-0.97x Puma with those defaults and 1.14-1.44x with 8 threads over 8 connections).
   #
   # Flow: the app loaded (Lifetime, RackHandler) → BootChecks → here → one line per small pool
-  # on stderr before serving. Pools are only read: no connection is opened.
+  # on stderr before serving; and Server.new / HostedApp → .fit → the wait threads the pools can
+  # use. Pools are only read: no connection is opened.
   module PoolCheck
     module_function
 
@@ -23,6 +24,19 @@ module Nettyrack
           "#{threads} worker threads, so at most #{size} requests query at once and the others wait " \
           "for a connection; #{format(fix, threads)}, or run with -t #{size}"
       end
+    end
+
+    # The server options (Configuration#server_options) with their wait threads (threads beyond
+    # MAX for work that waits) fitted to the loaded app's database pools: a thread past the
+    # largest pool would only wait for a connection, and time out there (Sequel::PoolTimeout,
+    # ActiveRecord::ConnectionTimeoutError) where it would otherwise have waited in the queue.
+    # Unchanged when the app has no pool nettyrack can read.
+    def fit(options)
+      sizes = pools.filter_map { |_, size, _| size }
+      return options if sizes.empty?
+
+      fitted = [options.fetch(:wait_threads), [sizes.max - options.fetch(:threads).last, 0].max].min
+      options.merge(wait_threads: fitted)
     end
 
     # [name, size, how to size it (a format for the thread count)] for each pool found.

@@ -4,6 +4,7 @@ require "uri" # Rack 2.2's Rack::Lint checks SERVER_NAME with URI.parse but does
 require_relative "configuration"
 require_relative "control"
 require_relative "java_config"
+require_relative "pool_check"
 require_relative "rails_tuning"
 require_relative "server_keywords"
 
@@ -44,7 +45,7 @@ module Nettyrack
                                                                 access_log_format:, control_url:, control_token:, **limits))
       @control_token = Control.token(@configuration[:control_token]) if @configuration.control_url
       @pubsub = pubsub
-      config = JavaConfig.build(**@configuration.server_options, control_token: @control_token&.value,
+      config = JavaConfig.build(**PoolCheck.fit(@configuration.server_options), control_token: @control_token&.value,
                                 access_log: access_log, error_log: errors)
       bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development, pubsub)
       @netty = Java::OrgNettyrackNetty::NettyServer.new(config, bridge, pubsub)
