@@ -6,7 +6,8 @@ require_relative "../rails_lib/servers"
 # The servers bench/db runs its app (bench/db_lib/config.ru) on, each a lambda(port) ->
 # [env, argv, clean_env?] for RailsServers::Server. Every one gets a Sequel pool as large as the
 # threads it runs the app on (DB_POOL), so no thread waits for a connection:
-#   nettyrack        bin/nettyrack with its defaults (threads MIN = cores, MAX = max(4, 2 x cores)),
+#   nettyrack        bin/nettyrack with its defaults (threads MIN = cores, MAX = max(4, 2 x cores),
+#                    and 2 x MAX more while threads wait: --wait-threads),
 #                    the app as written (a Sequel dataset per query, a pool checkout per query)
 #   nettyrack-tuned  nettyrack with BENCH_TUNED's arguments and the app with BENCH_TUNED_APP's
 #                    settings (see config.ru): what measured best on JRuby
@@ -18,6 +19,9 @@ module DbServers
   APP = File.join(ROOT, "bench/db_lib/config.ru")
   CORES = Etc.nprocessors
   DEFAULT_MAX_THREADS = [4, 2 * CORES].max
+  # With the default thread counts the pool may add 2 x MAX threads while its threads wait on
+  # the database (--wait-threads); the pool the app gets is as large as all of them.
+  DEFAULT_THREADS_AT_MOST = 3 * DEFAULT_MAX_THREADS
   TUNED = ENV.fetch("BENCH_TUNED", "-t 8:8").split
   TUNED_APP = ENV.fetch("BENCH_TUNED_APP", "DB_HOLD=1 DB_QUERY=prepared").split.to_h { |pair| pair.split("=", 2) }
   # Sequel's prepared statements cost CRuby more Ruby than they save PostgreSQL (layer.rb).
@@ -33,7 +37,7 @@ module DbServers
     jruby["_JAVA_SR_SIGNUM"] = sr_signum.to_s if sr_signum
     cruby = RailsServers::CLEAN.merge("DB_URL" => pg.url, "DB_POOL" => "5")
     {
-      "nettyrack" => ->(port) { [jruby.merge("DB_POOL" => DEFAULT_MAX_THREADS.to_s), [*pin, *nettyrack(port)]] },
+      "nettyrack" => ->(port) { [jruby.merge("DB_POOL" => DEFAULT_THREADS_AT_MOST.to_s), [*pin, *nettyrack(port)]] },
       "nettyrack-tuned" => lambda do |port|
         [jruby.merge("DB_POOL" => max_threads(TUNED).to_s).merge(TUNED_APP), [*pin, *nettyrack(port, *TUNED)]]
       end,
@@ -50,20 +54,27 @@ module DbServers
     [RailsServers::CRUBY, "/usr/bin/puma", "-q", "-b", "tcp://127.0.0.1:#{port}", "-e", "production", *PUMA, APP]
   end
 
-  # MAX of a "-t MIN:MAX" (or "-t MAX") among nettyrack arguments; the default's otherwise.
+  # The most threads nettyrack runs with these arguments: MAX of a "-t MIN:MAX" (or "-t MAX"),
+  # plus --wait-threads; without -t the default MAX plus --wait-threads, or the default at most.
   def max_threads(args)
-    spec = args.each_cons(2).find { |flag, _| %w[-t --threads].include?(flag) }&.last
-    spec ? Integer(spec.split(":").last) : DEFAULT_MAX_THREADS
+    value = ->(*flags) { args.each_cons(2).find { |flag, _| flags.include?(flag) }&.last }
+    spec = value.call("-t", "--threads")
+    wait = value.call("--wait-threads")
+    return Integer(spec.split(":").last) + Integer(wait || 0) if spec
+
+    wait ? DEFAULT_MAX_THREADS + Integer(wait) : DEFAULT_THREADS_AT_MOST
   end
 
   def app_settings(settings) = settings.map { |k, v| "#{k}=#{v}" }.join(" ")
 
   def label(name)
     case name
-    when "nettyrack" then "nettyrack, defaults (-t #{CORES}:#{DEFAULT_MAX_THREADS}), pool #{DEFAULT_MAX_THREADS}"
+    when "nettyrack"
+      "nettyrack, defaults (-t #{CORES}:#{DEFAULT_MAX_THREADS}, up to #{DEFAULT_THREADS_AT_MOST} while threads wait), " \
+        "pool #{DEFAULT_THREADS_AT_MOST}"
     when "nettyrack-tuned"
       args = TUNED.empty? ? "defaults" : "`#{TUNED.join(' ')}`"
-      "nettyrack #{args}, pool #{max_threads(TUNED)}, #{app_settings(TUNED_APP)}"
+      ["nettyrack #{args}", "pool #{max_threads(TUNED)}", *(TUNED_APP.empty? ? [] : [app_settings(TUNED_APP)])].join(", ")
     when "puma" then "Puma `#{PUMA.join(' ')}`, pool 5"
     when "puma-tuned" then "Puma `#{PUMA.join(' ')}`, pool 5, #{app_settings(PUMA_TUNED_APP)}"
     else name
