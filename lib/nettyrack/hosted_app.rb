@@ -41,7 +41,7 @@ module Nettyrack
       config = limits(params, log) # after the app: its database pools bound the wait threads
       RailsTuning.apply
       Nettyrack.pubsub = PubSubSetting.engine(setting) if setting
-      [app, config, Nettyrack.pubsub]
+      [RailsTuning.app(app), config, Nettyrack.pubsub]
     end
 
     def pubsub_setting(value)

@@ -47,7 +47,7 @@ module Nettyrack
       @pubsub = pubsub
       config = JavaConfig.build(**PoolCheck.fit(@configuration.server_options), control_token: @control_token&.value,
                                 access_log: access_log, error_log: errors)
-      bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development, pubsub)
+      bridge = Java::OrgNettyrackJruby::RackBridge.new(RailsTuning.app(app), errors, development, pubsub)
       @netty = Java::OrgNettyrackNetty::NettyServer.new(config, bridge, pubsub)
     end
 

@@ -81,4 +81,37 @@ RSpec.describe Nettyrack::RailsTuning do
     expect([assets.status, assets.body]).to eq([200, "from the app"])
     expect(raised).to eq(0)
   end
+
+  describe ".app" do
+    # A stand-in for Rails::Application: the class answers call through method_missing, as
+    # Rails::Railtie's does, by handing it to its one instance.
+    def stub_rails_application
+      application = Class.new do
+        def self.instance = (@instance ||= new)
+        def self.respond_to_missing?(name, include_all = false) = instance.respond_to?(name) || super
+
+        def self.method_missing(name, *args, &block)
+          instance.respond_to?(name) ? instance.public_send(name, *args, &block) : super
+        end
+
+        def call(_env) = [200, {}, ["from the instance"]]
+      end
+      stub_const("Rails::Application", application)
+      Class.new(application)
+    end
+
+    it "calls a Rails application class's instance, which is where its method_missing would send the call" do
+      app = stub_rails_application
+      expect(described_class.app(app, {})).to be(app.instance)
+      expect(described_class.app(app, {}).call({})).to eq(app.call({}))
+    end
+
+    it "leaves every other app, and a Rails application class when told to, as it is" do
+      app = stub_rails_application
+      lambda_app = ->(_env) { [200, {}, []] }
+      expect(described_class.app(lambda_app, {})).to be(lambda_app)
+      expect(described_class.app(app.instance, {})).to be(app.instance)
+      expect(described_class.app(app, "NETTYRACK_RAILS_TUNING" => "off")).to be(app)
+    end
+  end
 end
