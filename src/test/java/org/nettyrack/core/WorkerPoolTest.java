@@ -69,15 +69,8 @@ class WorkerPoolTest {
     void reportsItsLoad() throws InterruptedException {
         WorkerPool pool = new WorkerPool(1, 2, 10);
         assertEquals(new WorkerPool.Load(0, 1, 2, 0), pool.load(), "the minimum is started at once");
-        CountDownLatch running = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
-        for (int i = 0; i < 2; i++) {
-            assertTrue(pool.submit(() -> {
-                running.countDown();
-                await(release);
-            }));
-        }
-        assertTrue(running.await(5, TimeUnit.SECONDS));
+        occupy(pool, 2, release);
         assertTrue(pool.submit(() -> { }));
         assertEquals(new WorkerPool.Load(2, 2, 2, 1), pool.load(), "two busy at the maximum, one waiting");
         release.countDown();
@@ -88,15 +81,8 @@ class WorkerPoolTest {
     @Test
     void runsAQueuedRequestOnAnExtraThreadWhenItsThreadsWaitAndTheCpuHasRoom() throws InterruptedException {
         WorkerPool pool = new WorkerPool(1, 2, 2, 10, () -> { }, null);
-        CountDownLatch running = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
-        for (int i = 0; i < 2; i++) {
-            assertTrue(pool.submit(() -> {
-                running.countDown();
-                await(release);
-            }));
-        }
-        assertTrue(running.await(5, TimeUnit.SECONDS));
+        occupy(pool, 2, release);
         CountDownLatch third = new CountDownLatch(1);
         assertTrue(pool.submit(third::countDown));
         pool.resize(0.99);
@@ -110,6 +96,18 @@ class WorkerPoolTest {
         }
         assertEquals(2, pool.load().maxThreads(), "quiet again: back to the maximum");
         assertTrue(pool.shutdown(5_000));
+    }
+
+    /** Submits n tasks that hold their threads until release, and waits until all n run. */
+    private static void occupy(WorkerPool pool, int n, CountDownLatch release) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(n);
+        for (int i = 0; i < n; i++) {
+            assertTrue(pool.submit(() -> {
+                running.countDown();
+                await(release);
+            }));
+        }
+        assertTrue(running.await(5, TimeUnit.SECONDS), n + " tasks running at once");
     }
 
     private static void await(CountDownLatch latch) {
