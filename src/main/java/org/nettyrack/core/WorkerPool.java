@@ -154,6 +154,7 @@ public final class WorkerPool implements Workers {
     public boolean shutdown(long timeoutMillis) throws InterruptedException {
         if (sizer != null) {
             sizer.shutdownNow();
+            sizer.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS); // gone when this returns, as containers check
         }
         executor.shutdown();
         boolean done = executor.awaitTermination(timeoutMillis, TimeUnit.MILLISECONDS);

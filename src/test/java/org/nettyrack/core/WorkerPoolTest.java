@@ -98,6 +98,19 @@ class WorkerPoolTest {
         assertTrue(pool.shutdown(5_000));
     }
 
+    @Test
+    void stopsItsSizerBeforeShutdownReturns() throws InterruptedException {
+        WorkerPool pool = new WorkerPool(1, 2, 2, 10, () -> { }, () -> 0.5);
+        assertTrue(sizerThreads() > 0, "a pool with extra threads runs a sizer");
+        assertTrue(pool.shutdown(5_000));
+        assertEquals(0, sizerThreads(), "no sizer left once shutdown returned (containers look for leaked threads then)");
+    }
+
+    private static long sizerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.getName().equals("nettyrack-pool-sizer") && t.isAlive()).count();
+    }
+
     /** Submits n tasks that hold their threads until release, and waits until all n run. */
     private static void occupy(WorkerPool pool, int n, CountDownLatch release) throws InterruptedException {
         CountDownLatch running = new CountDownLatch(n);
