@@ -72,10 +72,11 @@ module BenchJvm
     attr_reader :pid, :flags, :marks
 
     # pid: the server's process (or its group's leader); the JVM is it or one of its children.
-    # dir/name: where its deoptimization log goes. nil when no JVM answers jcmd.
+    # dir/name: where its deoptimization log goes. nil when none of them is a JVM (Puma).
     # log: false reads the deoptimizations of an earlier attach to the same dir and name.
     def self.attach(pid, dir, name, log: true)
-      java = ([pid] + children(pid)).find { |p| BenchJvm.run(p, "VM.version") }
+      jvms = BenchJvm.jvm_pids
+      java = ([pid] + children(pid)).find { |p| jvms.include?(p) }
       java && new(java, File.join(dir, "#{name}-deopt.log"), log: log)
     end
 
@@ -118,7 +119,17 @@ module BenchJvm
     0
   end
 
-  # jcmd's answer for +pid+, or nil when it failed (not a JVM, gone, no jcmd).
+  # The pids of the JVMs running here, as `jcmd -l` lists them from their performance data files.
+  # Only these are ever attached to: attaching to any other process sends it SIGQUIT and waits
+  # 5-10 s for an answer that never comes.
+  def jvm_pids
+    out = IO.popen([jcmd, "-l"], err: File::NULL, &:read)
+    $?.success? ? out.lines.filter_map { |line| Integer(line[/\A\d+/], exception: false) } : []
+  rescue SystemCallError
+    []
+  end
+
+  # jcmd's answer for +pid+, or nil when it failed (gone, no jcmd).
   def run(pid, *command)
     out = IO.popen([jcmd, pid.to_s, *command], err: %i[child out], &:read)
     $?.success? && !out.include?("Exception") ? out : nil
