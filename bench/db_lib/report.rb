@@ -40,10 +40,7 @@ module DbReport
     end
     lines.concat(["", *target(rows, base)])
     lines.concat(["", *layer(meta["layer"])]) if meta["layer"]&.any?
-    lines.concat(["", "Machine: #{BenchJvm.machine_line(meta['machine'] || {})}.", ""])
-    rows.select { |row| row["jvm"] }.each do |row|
-      lines.concat(["- #{row['server']}: #{BenchJvm.jit_line(row['jvm']['marks'])}", "  flags: `#{row['jvm']['flags']}`"])
-    end
+    lines.concat(["", *BenchJvm.report_lines(meta["machine"], rows)])
     rows.select { |row| row["profile"] }.each { |row| lines.concat(["", "Profile of #{row['label']}, N queries:", "", *row["profile"]]) }
     "#{lines.join("\n")}\n"
   end

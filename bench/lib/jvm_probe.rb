@@ -2,6 +2,7 @@
 
 require "etc"
 require "fileutils"
+require_relative "report"
 
 # What may differ between two runs of the same build, read from outside the servers so that
 # they run as they would without the bench: the machine (CPU model, the instruction-set
@@ -43,8 +44,18 @@ module BenchJvm
       "extensions: #{m['features'].empty? ? 'none of ' + FEATURES.join(' ') : m['features'].join(' ')}"
   end
 
-  # "compiled 19,218 methods (55 bailouts, 0 invalidated, 1,204 deoptimizations), JIT 58.9 s,
-  # code cache 61 MB; while measured: 12 compiles, 0 deoptimizations"
+  # The report's lines: the machine, then each row's (a bench's result Hash with a "jvm" entry,
+  # Watch#to_h) JIT line and flags.
+  def report_lines(machine, rows)
+    lines = ["Machine: #{machine_line(machine || {})}.", ""]
+    rows.select { |row| row["jvm"] }.each do |row|
+      lines << "- #{row['server']}: #{jit_line(row['jvm']['marks'])}" << "  flags: `#{row['jvm']['flags']}`"
+    end
+    lines
+  end
+
+  # "18,616 compilations (47 bailouts, 0 invalidated), 1,206 deoptimizations, JIT 60.3 s, code
+  # cache 48 MB; after warm-up: 7 compilations, 2 deoptimizations"
   def jit_line(marks)
     last = marks.values.last
     return "JIT: not read (no jcmd, or not a JVM)" unless last
@@ -59,7 +70,7 @@ module BenchJvm
       "#{num(last['deopts'] - first['deopts'])} deoptimizations"
   end
 
-  def num(value) = value.to_i.to_s.reverse.scan(/\d{1,3}/).join(",").reverse
+  def num(value) = BenchReport.num(value.to_i)
 
   def jcmd
     home = ENV.fetch("JAVA_HOME", nil)

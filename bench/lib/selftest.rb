@@ -119,6 +119,10 @@ check "jit line", BenchJvm.jit_line(marks),
       "18,616 compilations (47 bailouts, 0 invalidated), 1,206 deoptimizations, JIT 60.3 s, code cache 48 MB; " \
       "after warm-up: 7 compilations, 2 deoptimizations"
 check "jit line, not read", BenchJvm.jit_line({}), "JIT: not read (no jcmd, or not a JVM)"
+rows = [{ "server" => "nettyrack", "jvm" => { "flags" => "-Xmx512m", "marks" => marks } }, { "server" => "puma" }]
+check "report lines: the machine, then each JVM's JIT line and flags",
+      BenchJvm.report_lines(nil, rows),
+      ["Machine: machine: unknown.", "", "- nettyrack: #{BenchJvm.jit_line(marks)}", "  flags: `-Xmx512m`"]
 check "machine line", BenchJvm.machine_line("cpu" => "AMD EPYC", "cores" => 2, "memory_gb" => 24, "kernel" => "6.1",
                                               "features" => %w[avx2 avx512f]),
       "AMD EPYC, 2 cores, 24 GB, kernel 6.1; extensions: avx2 avx512f"

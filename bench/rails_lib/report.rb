@@ -18,19 +18,8 @@ module RailsReport
     rows.select { |row| row["failed"] }.each { |row| lines << "| #{row['server']} | failed: #{row['failed']} |" }
     lines.concat(["", "Warm-up (req/s per 10 s at 100 connections, from boot):", ""])
     ok.each { |row| lines << "- #{row['server']}: #{row['curve'].map { |r| r['rps'].round }.join(' ')}" }
-    lines.concat(["", *targets(ok), "", *jvm(machine, ok)])
+    lines.concat(["", *targets(ok), "", *BenchJvm.report_lines(machine, ok)])
     "#{lines.join("\n")}\n"
-  end
-
-  # What may explain a figure that moved between runs of one build: the machine, and each JVM's
-  # flags and JIT outcome (bench/lib/jvm_probe.rb).
-  def jvm(machine, rows)
-    lines = ["Machine: #{BenchJvm.machine_line(machine)}.", ""]
-    rows.select { |row| row["jvm"] }.each do |row|
-      lines << "- #{row['server']}: #{BenchJvm.jit_line(row['jvm']['marks'])}"
-      lines << "  flags: `#{row['jvm']['flags']}`"
-    end
-    lines
   end
 
   def result_row(row)
