@@ -39,12 +39,25 @@ RSpec.describe "HTTP/2 request bodies" do
     path
   end
 
+  # curl's answer; when it fails, what curl saw last (its trace) and where the server's threads
+  # were (the server runs in this process), so a stall says on which side it stopped.
   def curl_upload(port, path, *args)
-    out, err, status = Open3.capture3("curl", "-sS", "--max-time", "60", "--http2-prior-knowledge",
-                                      "--data-binary", "@#{path}", *args, "http://127.0.0.1:#{port}/upload")
-    raise "curl failed: #{err}" unless status.success?
+    trace = File.join(@dir, "curl-trace.txt")
+    out, err, status = Open3.capture3("curl", "-sS", "--max-time", "60", "--http2-prior-knowledge", "--trace-ascii", trace,
+                                      "--trace-time", "--data-binary", "@#{path}", *args, "http://127.0.0.1:#{port}/upload")
+    raise "curl failed: #{err}\ncurl's trace, last lines:\n#{trace_tail(trace)}\nserver threads:\n#{server_threads}" unless status.success?
 
     out
+  end
+
+  def trace_tail(trace)
+    File.exist?(trace) ? File.readlines(trace).grep_v(/^[0-9a-f]{4}: /).last(40).join : "(none)"
+  end
+
+  def server_threads
+    java.lang.management.ManagementFactory.getThreadMXBean.dumpAllThreads(false, false, 8)
+        .select { |t| t.thread_name.start_with?("nettyrack") }
+        .map { |t| "#{t.thread_name} #{t.thread_state} #{t.stack_trace.to_a.first(6).map(&:to_s).join(' < ')}" }.join("\n")
   end
 
   def raw_upload(port, size:, declare:, trailers: nil, content_length: nil)
