@@ -15,7 +15,8 @@ module Nettyrack
   #     :served (pid): Server#hand_over, then drain as on SIGTERM
   #     :failed (why): say why, keep serving; a later restart may try again
   #
-  # One at a time: an order to restart while one is in progress is refused.
+  # One at a time: #start while one is in progress is refused (Lifetime queues such orders
+  # and passes them on to the new process once it serves).
   class HotRestart
     # command: [program, *arguments]; env: the environment this process started with; nice: how
     # much lower in priority the new process boots and warms up.
@@ -31,6 +32,11 @@ module Nettyrack
 
     def in_progress?
       !@process.nil?
+    end
+
+    # The pid of the new process booting; nil when none is.
+    def pid
+      @process&.pid
     end
 
     # Starts the new process and returns its pid; BootError, saying why, when it cannot.
@@ -103,9 +109,11 @@ module Nettyrack
       end.tap { |thread| thread.name = "nettyrack-hot-restart" }
     end
 
+    # :served carries the pid the new process said it has (the server's own, also when the
+    # command started it through a wrapper).
     def settle(process, outcome)
-      outcome.get(1, java.util.concurrent.TimeUnit::SECONDS) # the word, when the exit raced it
-      @orders.request(:served, "hot restart", process.pid)
+      pid = outcome.get(1, java.util.concurrent.TimeUnit::SECONDS) # the word, when the exit raced it
+      @orders.request(:served, "hot restart", pid)
     rescue java.util.concurrent.ExecutionException => e
       gone = !process.alive? && e.cause.message.include?("went away")
       why = gone ? exited(process) : "the new process (pid #{process.pid}): #{e.cause.message}"

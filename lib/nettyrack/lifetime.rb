@@ -6,6 +6,7 @@ require_relative "hot_restart"
 require_relative "orders"
 require_relative "boot_checks"
 require_relative "reload_signal"
+require_relative "restarts_asked"
 require_relative "signals"
 require_relative "systemd"
 require_relative "tmp_restart"
@@ -23,6 +24,11 @@ module Nettyrack
   #       :restart  restart hooks, a new process is started   :failed  it will not serve: go on
   #                 (HotRestart)
   #       :served   it serves: hand the listeners over, drain  :stop    drain
+  #
+  # A restart asked for while one is in progress, or while warming up, is never lost: such
+  # orders are queued as one more restart (RestartsAsked), which starts once this process serves,
+  # at once when the one in progress fails, and goes to the new process (as SIGUSR2) when it
+  # serves, since that one may have read the files before they changed.
   #   → Server#stop → worker_shutdown and stopped hooks → 0                       draining
   #
   # SIGHUP, all along, reopens the log files and reloads the certificates (ReloadSignal).
@@ -44,6 +50,7 @@ module Nettyrack
       @err = err
       @systemd = Systemd.new(restart.fetch(:env), err: err)
       @hooks = Hooks.new(config[:hooks], err: err)
+      @asked = RestartsAsked.new
     end
 
     def run(app)
@@ -80,7 +87,7 @@ module Nettyrack
       relay = Thread.new { @orders.request(:warmed, "warm-up", future.get) }
       relay.name = "nettyrack-warmup"
       until (order = @orders.next).kind == :warmed
-        next @err.puts("nettyrack: #{order.reason} while warming up: not serving yet; ignored") unless order.kind == :stop
+        next queue_restart(order, "while warming up", "follows once this process serves") unless order.kind == :stop
 
         server.cancel_warm_up
         return order
@@ -102,11 +109,17 @@ module Nettyrack
       restart = HotRestart.new(server, @orders, command: @restart.fetch(:command), env: @restart.fetch(:env),
                                                 directory: @restart.fetch(:directory), timeout: @config[:restart_timeout],
                                                 nice: @config[:restart_nice])
+      @orders.request(:restart, @asked.take) if @asked.any?
       loop do
         order = @orders.next
         case order.kind
-        when :restart then restarting(server, restart, order)
-        when :failed then failed(server, restart, order)
+        when :restart
+          next restarting(server, restart, order) unless restart.in_progress?
+
+          queue_restart(order, "during the hot restart to pid #{restart.pid}", "follows once that one serves")
+        when :failed
+          failed(server, restart, order)
+          @orders.request(:restart, @asked.take) if @asked.any?
         when :served then return served(server, restart, order)
         when :stop
           restart.abort if restart.in_progress?
@@ -116,13 +129,13 @@ module Nettyrack
     end
 
     def restarting(server, restart, order)
-      @hooks.run(:restart) unless restart.in_progress?
+      @hooks.run(:restart)
       pid = restart.start
       server.lifecycle.restart("in progress (pid #{pid})")
       @systemd.reloading("hot restart: pid #{pid} booting")
       say("nettyrack: hot restart (#{order.reason}): pid #{pid} is booting; pid #{Process.pid} serves meanwhile")
     rescue BootError => e
-      server.lifecycle.restart("failed: #{e.message}") unless restart.in_progress?
+      server.lifecycle.restart("failed: #{e.message}")
       @err.puts("nettyrack: #{order.reason}: no hot restart: #{e.message}; pid #{Process.pid} still serving")
     end
 
@@ -138,7 +151,25 @@ module Nettyrack
       server.lifecycle.restart("handed over to pid #{order.detail}")
       server.hand_over
       say("nettyrack: pid #{order.detail} serves now; pid #{Process.pid} drains")
+      pass_on_restart(order.detail) if @asked.any?
       order
+    end
+
+    # A restart asked for (a signal, ctl, a touch) meanwhile: one more, in words on stdout.
+    def queue_restart(order, meanwhile, outcome)
+      joins = @asked.any?
+      @asked.add(order.reason)
+      say("nettyrack: #{order.reason} #{meanwhile}: #{joins ? 'joins the hot restart already queued, which' : 'one more hot restart'} #{outcome}")
+    end
+
+    # The new process serves code read before the restarts queued meanwhile were asked for: it restarts in turn.
+    def pass_on_restart(pid)
+      reasons = @asked.take
+      Process.kill("USR2", pid)
+      say("nettyrack: the hot restart asked for meanwhile (#{reasons}) passes to pid #{pid} (SIGUSR2)")
+    rescue SystemCallError => e
+      @err.puts("nettyrack: the hot restart asked for meanwhile (#{reasons}) could not pass to pid #{pid}: " \
+                "#{Nettyrack.describe_system_error(e)}")
     end
 
     # Checked before the app loaded: a failure now means something changed since; serving goes on.

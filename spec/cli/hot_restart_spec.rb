@@ -97,6 +97,53 @@ RSpec.describe "Hot restart (bin/nettyrack)" do
     end
   end
 
+  # The deploy that raced a restart: USR1, then a new release touched in while the new process
+  # still boots (it read VERSION 2 already). The touch is queued, not refused, and passed on.
+  it "queues a restart asked for during one, and passes it to the new process once that serves" do
+    Dir.mktmpdir("nettyrack-hot") do |dir|
+      dir = File.realpath(app_dir(dir))
+      FileUtils.mkdir_p(File.join(dir, "tmp"))
+      nettyrack(dir, "-b", "tcp://127.0.0.1:0", "--tmp-restart", "--warmup-time", "3s", "config.ru") do |old|
+        port = old.stdout_match(%r{listening on http://127\.0\.0\.1:(\d+)})[1]
+        File.write(File.join(dir, "VERSION"), "2\n")
+        old.signal("USR1")
+        second = old.stdout_match(/hot restart \(SIGUSR1\): pid (\d+) is booting/)[1]
+        File.write(File.join(dir, "VERSION"), "3\n")
+        FileUtils.touch(File.join(dir, "tmp/restart.txt"), mtime: Time.now + 2) # past the watcher's last look whatever the clock's grain
+        old.stdout_match(%r{tmp/restart\.txt touched during the hot restart to pid #{second}: one more hot restart follows once that one serves})
+        old.stdout_match(%r{the hot restart asked for meanwhile \(tmp/restart\.txt touched\) passes to pid #{second} \(SIGUSR2\)})
+        third = old.stdout_match(/hot restart \(SIGUSR2\): pid (\d+) is booting/, timeout: 120)[1]
+        old.stdout_match(/pid #{third} serves now; pid #{second} drains/, timeout: 120)
+        expect(get("http://127.0.0.1:#{port}/")).to eq("pid #{third} version 3\n")
+        expect(old.wait(timeout: 60).exitstatus).to eq(0)
+        expect(Deadline.wait_until(timeout: 60) { !NettyrackProcess.alive?(second.to_i) }).to be_truthy, "pid #{second} drains and exits"
+        expect(old.stderr).to eq("")
+      end
+    end
+  end
+
+  it "keeps a restart asked for while warming up, and starts it once serving" do
+    Dir.mktmpdir("nettyrack-hot") do |dir|
+      dir = File.realpath(app_dir(dir))
+      File.write(File.join(dir, "warmup.txt"), "GET /warm\n")
+      # the first warm-up request leaves a mark, so the signal comes while warming up (5 s at least)
+      File.write(File.join(dir, "config.ru"), <<~RUBY)
+        mark = File.join(__dir__, "warming")
+        run ->(env) { File.write(mark, "") if env["PATH_INFO"] == "/warm"; [200, {}, ["pid \#{Process.pid}\n"]] }
+      RUBY
+      nettyrack(dir, "-b", "tcp://127.0.0.1:0", "--warmup", "warmup.txt", "--warmup-time", "6s", "config.ru") do |old|
+        Deadline.wait_until(timeout: 60) { File.exist?(File.join(dir, "warming")) }
+        old.signal("USR2")
+        old.stdout_match(/nettyrack: SIGUSR2 while warming up: one more hot restart follows once this process serves\n/)
+        old.stdout_match(%r{listening on http://127\.0\.0\.1:\d+})
+        successor = old.stdout_match(/hot restart \(SIGUSR2\): pid (\d+) is booting/)[1]
+        old.stdout_match(/pid #{successor} serves now; pid #{old.pid} drains/, timeout: 120)
+        expect(old.wait(timeout: 60).exitstatus).to eq(0)
+        expect(old.stderr).to eq("")
+      end
+    end
+  end
+
   it "stops on SIGINT though it started with SIGINT ignored (a background job, nohup)" do
     Dir.mktmpdir("nettyrack-hot") do |dir|
       dir = File.realpath(app_dir(dir))
