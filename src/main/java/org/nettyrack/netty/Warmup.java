@@ -25,8 +25,6 @@ import io.netty.channel.EventLoop;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.nettyrack.core.warmup.WarmupPlan;
+import org.nettyrack.core.warmup.JitCpu;
 import org.nettyrack.core.warmup.WarmupProgress;
 import org.nettyrack.core.warmup.WarmupReport;
 import org.nettyrack.netty.listen.Transport;
@@ -50,11 +49,11 @@ import org.nettyrack.netty.listen.Transport;
  * <pre>
  * client → loopback listener → pipeline → dispatcher → worker → app → answer → client's next
  * </pre>
- * Once a second {@link WarmupProgress} decides whether to go on, from the answers and the JIT's
- * compilation time. A request answered 400 or
- * worse (or not at all) is reported once and leaves the rotation; the warm-up ends when none
- * is left. {@link #cancel} ends it at once (a stop during the warm-up). {@link #done} completes
- * with the report when the clients and the listener are gone.
+ * Once a second {@link WarmupProgress} decides whether to go on, from the answers and the CPU
+ * the JIT's compilers took of the process's ({@link JitCpu}). A request answered 400 or worse
+ * (or not at all) is reported once and leaves the rotation; the warm-up ends when none is left.
+ * {@link #cancel} ends it at once (a stop during the warm-up). {@link #done} completes with the
+ * report when the clients and the listener are gone.
  */
 final class Warmup {
     private static final long SAMPLE_MILLIS = 1_000;
@@ -72,6 +71,7 @@ final class Warmup {
     private final ChannelGroup clients = new DefaultChannelGroup("nettyrack-warmup", GlobalEventExecutor.INSTANCE);
     private final CompletableFuture<WarmupReport> done = new CompletableFuture<>();
     private final long startNanos = System.nanoTime();
+    private final JitCpu.Meter jitCpu = new JitCpu.Meter();
     private final WarmupProgress progress;
     /** Where the progress is sampled and the end settled: one thread for WarmupProgress. */
     private final EventLoop clock;
@@ -83,7 +83,7 @@ final class Warmup {
         this.state = state;
         this.plan = plan;
         this.rotation = new CopyOnWriteArrayList<>(plan.requests());
-        this.progress = new WarmupProgress(startNanos, plan.maxMillis(), plan.maxRequests(), compileMillis());
+        this.progress = new WarmupProgress(startNanos, plan.maxMillis(), plan.maxRequests(), jitCpu.read());
         this.clock = loops.next();
     }
 
@@ -138,16 +138,10 @@ final class Warmup {
     }
 
     private void sample() {
-        WarmupProgress.Stop why = progress.sample(System.nanoTime(), answered.get(), compileMillis());
+        WarmupProgress.Stop why = progress.sample(System.nanoTime(), answered.get(), jitCpu.read());
         if (why != null) {
             finish(why);
         }
-    }
-
-    /** The JIT's compilation time so far, in ms; 0 where the JVM does not count it (then throughput alone decides). */
-    private static long compileMillis() {
-        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     private void finish(WarmupProgress.Stop why) {
