@@ -17,6 +17,7 @@ import org.nettyrack.core.ops.ServerStats;
 import org.nettyrack.core.ops.Lifecycle;
 import org.nettyrack.core.ops.Orders;
 import org.nettyrack.core.push.PubSub;
+import org.nettyrack.core.warmup.RecentRequests;
 import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.WarmupReport;
 import org.nettyrack.netty.tls.TlsListeners;
@@ -129,6 +130,24 @@ public final class NettyServer {
         lifecycle.enter(Lifecycle.Phase.WARMING);
         warmup = Warmup.start(state, loops.bootstrap, transport, loops.io, plan);
         return warmup.done();
+    }
+
+    /**
+     * Keeps the targets of the last {@code size} GET requests answered 2xx or 3xx, for a hot
+     * restart's new process to warm up on ({@link #recentRequests}).
+     */
+    public synchronized void rememberRecent(int size) {
+        if (state == null) {
+            throw new IllegalStateException("not opened");
+        }
+        state.rememberRecent(size);
+    }
+
+    /** The targets kept by {@link #rememberRecent}, oldest first; empty when none are kept. */
+    public List<String> recentRequests() {
+        ServerState current = state;
+        RecentRequests recent = current == null ? null : current.recent();
+        return recent == null ? List.of() : recent.targets();
     }
 
     /** Ends a warm-up still running; its report says so. */

@@ -12,6 +12,7 @@ import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
 import org.nettyrack.core.ops.ServerCounters;
+import org.nettyrack.core.warmup.RecentRequests;
 import org.nettyrack.netty.listen.ConnectionLimit;
 import org.nettyrack.netty.files.PublicFiles;
 
@@ -32,6 +33,8 @@ public final class ServerState {
     public final PublicFiles publicFiles;
     private final AtomicInteger activeRequests = new AtomicInteger();
     public final ServerCounters counters = new ServerCounters();
+    /** The requests a hot restart's new process may warm up on; null unless asked for ({@code --warmup recent}). */
+    private volatile RecentRequests recent;
     public volatile boolean draining;
 
     public ServerState(ServerConfig config, RackHandler handler, Workers workers) {
@@ -53,6 +56,15 @@ public final class ServerState {
         this.errorLog = config.logs().errorLog();
         this.connections = new ConnectionLimit(config.workers().connectionCap());
         this.publicFiles = publicFiles;
+    }
+
+    /** What the dispatchers record answered requests in, or null. */
+    public RecentRequests recent() {
+        return recent;
+    }
+
+    void rememberRecent(int size) {
+        recent = new RecentRequests(size);
     }
 
     /** Counts a request as in progress until the returned token is released. */

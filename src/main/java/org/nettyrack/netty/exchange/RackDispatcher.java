@@ -10,6 +10,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.push.UpgradeRefusal;
+import org.nettyrack.core.warmup.RecentRequests;
 import org.nettyrack.netty.ActiveRequest;
 import org.nettyrack.netty.ConnectionEvent;
 import org.nettyrack.netty.ServerState;
@@ -174,6 +175,10 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
 
     private void logAccess(NettyRackRequest request, int status, long bytes) {
         server.counters.answered(status);
+        RecentRequests recent = server.recent();
+        if (recent != null) {
+            recent.answered(request.method(), request.target(), status);
+        }
         if (server.accessLog != null) {
             server.accessLog.log(request, status, bytes, request.startNanos);
         }
