@@ -1,6 +1,7 @@
 # frozen_string_literal: true
 
 require_relative "inheritance"
+require_relative "warmup"
 
 module Nettyrack
   # A hot restart, seen from the process being replaced (SIGUSR2, SIGUSR1, POST /restart):
@@ -19,8 +20,9 @@ module Nettyrack
   # and passes them on to the new process once it serves).
   class HotRestart
     # command: [program, *arguments]; env: the environment this process started with; nice: how
-    # much lower in priority the new process boots and warms up.
-    def initialize(server, orders, command:, env:, directory:, timeout:, nice:)
+    # much lower in priority the new process boots and warms up; recent: whether to hand the
+    # server's recent GET requests over for the new process's warm-up (--warmup recent).
+    def initialize(server, orders, command:, env:, directory:, timeout:, nice:, recent: false)
       @server = server
       @orders = orders
       @command = command
@@ -28,6 +30,7 @@ module Nettyrack
       @directory = directory
       @timeout = timeout
       @nice = nice
+      @recent = recent
     end
 
     def in_progress?
@@ -86,6 +89,7 @@ module Nettyrack
       @env.each { |name, value| environment.put(name, value) }
       environment.put(Inheritance::HANDOFF, handoff.socket)
       environment.put(Inheritance::HANDOFF_FDS, handoff.count.to_s)
+      environment.put(Warmup::RECENT, @recent_file = Warmup.write_recent(@server.recent_requests)) if @recent
       environment.put(Inheritance::NICE_AFTER, Java::OrgNettyrackCore::ProcessNice.current.to_s) if @nice.positive?
       builder.inherit_io.start
     rescue Java::JavaIo::IOException => e
@@ -130,6 +134,8 @@ module Nettyrack
       @handoff&.close
       @handoff = nil
       @process = nil
+      File.delete(@recent_file) if @recent_file && File.exist?(@recent_file)
+      @recent_file = nil
     end
   end
 end

@@ -2,6 +2,7 @@
 
 require_relative "errors"
 require_relative "relaunch"
+require_relative "warmup"
 
 module Nettyrack
   # What a starting server was given besides its settings: listening sockets to serve instead
@@ -26,7 +27,8 @@ module Nettyrack
     NICE_AFTER = "NETTYRACK_NICE_AFTER"
     # The variables only this process was meant to read (a new process of a hot restart is
     # given its own; an executable WAR's unpacked directory goes when this process exits).
-    PRIVATE = [HANDOFF, HANDOFF_FDS, NICE_AFTER, "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES", Relaunch::UNPACKED].freeze
+    PRIVATE = [HANDOFF, HANDOFF_FDS, NICE_AFTER, Warmup::RECENT, "LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES",
+               Relaunch::UNPACKED].freeze
     CONNECT_TIMEOUT_MILLIS = 10_000
 
     def self.from(env)

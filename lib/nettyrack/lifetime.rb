@@ -57,6 +57,7 @@ module Nettyrack
       @orders = Orders.new.trap(Orders::SIGNALS)
       @hooks.run(:worker_boot)
       server = open(app)
+      server.remember_recent(@config[:warmup_sample]) if @config[:warmup] == :recent
       @orders.relay(server.orders) if server.control_url
       reload = ReloadSignal.new(server, logs: @logs, out: @out, err: @err).trap
       stop = warm_up(server)
@@ -78,6 +79,7 @@ module Nettyrack
     # The warm-up the settings ask for; a stop meanwhile cancels it, and is returned.
     def warm_up(server)
       requests = @config[:warmup]
+      requests = recent_requests if requests == :recent
       requests = Warmup::DEFAULT if requests.nil? && @inheritance.successor?
       return nil unless requests
 
@@ -96,6 +98,20 @@ module Nettyrack
       nil
     end
 
+    # --warmup recent: the GET requests the old process handed over, said in one line; nil on a plain start.
+    def recent_requests
+      requests = Warmup.recent(@restart.fetch(:env))
+      return requests if requests.nil? || @config.quiet?
+
+      if requests.equal?(Warmup::DEFAULT)
+        say("nettyrack: no recent GET requests handed over: warming up on GET /")
+      else
+        say("nettyrack: warming up on the #{requests.size} GET requests last answered before the restart " \
+            "(#{requests.map(&:target).uniq.size} targets)")
+      end
+      requests
+    end
+
     # Serves, says so, and takes orders until one stops the server; returns that order.
     def serving(server)
       @inheritance.restore_priority(@config[:worker_nice], @err)
@@ -108,7 +124,7 @@ module Nettyrack
       @watch = TmpRestart.new(@orders, err: @err).start if @config[:tmp_restart]
       restart = HotRestart.new(server, @orders, command: @restart.fetch(:command), env: @restart.fetch(:env),
                                                 directory: @restart.fetch(:directory), timeout: @config[:restart_timeout],
-                                                nice: @config[:restart_nice])
+                                                nice: @config[:restart_nice], recent: @config[:warmup] == :recent)
       @orders.request(:restart, @asked.take) if @asked.any?
       loop do
         order = @orders.next

@@ -11,7 +11,10 @@ module Nettyrack
   #
   #   pidfile          the file that names the serving process (written once it serves); nil: none
   #   warmup           the requests run through the app before serving ([Warmup::Request]);
-  #                    nil: none on a plain boot, GET / in a hot restart's new process; false: never
+  #                    nil: none on a plain boot, GET / in a hot restart's new process; false: never;
+  #                    :recent: a hot restart's new process warms up on the GET requests the old
+  #                    one answered last (RecentRequests), none on a plain boot
+  #   warmup_sample    how many of those the old process keeps and hands over
   #   warmup_time      seconds a warm-up runs at most (it stops sooner once throughput is flat)
   #   warmup_requests  answers after which it stops; 0: no count
   #   restart_timeout  seconds a hot restart's new process has to serve, or it is given up
@@ -26,13 +29,17 @@ module Nettyrack
                   help: "write the serving process's pid to FILE"),
       Setting.new(:warmup, nil, ->(value) { RestartSettings.warmup(value) }, group: :restarts, flags: ["--warmup FILE"],
                   dsl: :warmup, help: ["before serving, run FILE's requests through the app (one a",
-                                       "line: GET /path); default: none, GET / in a hot restart"],
+                                       "line: GET /path); default: none, GET / in a hot restart;",
+                                       "recent: a hot restart warms up on the GETs last answered"],
                   also: [Setting::Alias.new(flag: "--no-warmup", help: "never warm up, not even in a hot restart", value: false)]),
       Setting.new(:warmup_time, 120, ->(value) { RestartSettings.warmup_time(value) }, group: :restarts,
                   flags: ["--warmup-time SECONDS"], help: ["the longest a warm-up runs; it stops sooner once",
                                                            "throughput is flat (default %{default}s)"]),
       Setting.new(:warmup_requests, 0, :count, group: :restarts, flags: ["--warmup-requests N"],
                                                help: "stop a warm-up after N answers (default %{default}: no count)"),
+      Setting.new(:warmup_sample, 1000, ->(value) { RestartSettings.warmup_sample(value) }, group: :restarts,
+                  flags: ["--warmup-sample N"], help: ["with --warmup recent: how many of the last GET requests",
+                                                       "a hot restart hands over (default %{default})"]),
       Setting.new(:restart_timeout, 300, ->(value) { RestartSettings.restart_timeout(value) }, group: :restarts,
                   flags: ["--restart-timeout SECONDS"], help: ["time a hot restart's new process has to serve",
                                                                "(default %{default}s)"]),
@@ -48,9 +55,11 @@ module Nettyrack
 
     module_function
 
-    # --warmup FILE / `warmup "FILE"`: the file's requests; false, "off", "none" or "false": never.
+    # --warmup FILE / `warmup "FILE"`: the file's requests; false, "off", "none" or "false": never;
+    # "recent": the old process's last GET requests, in a hot restart (a file named so: ./recent).
     def warmup(value)
       return false if [false, "off", "none", "false"].include?(value)
+      return :recent if [:recent, "recent"].include?(value)
 
       Warmup.read(value.to_s)
     end
@@ -60,6 +69,13 @@ module Nettyrack
       raise ConfigError, "a warm-up needs more than 0 s (turn it off with --no-warmup)" unless seconds.positive?
 
       seconds
+    end
+
+    def warmup_sample(value)
+      count = Coerce.count(value)
+      raise ConfigError, "a warm-up sample holds 1 request or more, got #{count}" unless count.positive?
+
+      count
     end
 
     def restart_timeout(value)

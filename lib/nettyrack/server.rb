@@ -92,6 +92,17 @@ module Nettyrack
       @netty.cancel_warm_up
     end
 
+    # Keeps the targets of the last +size+ GET requests answered well, for a hot restart's new
+    # process to warm up on (#recent_requests); after #open.
+    def remember_recent(size)
+      @netty.remember_recent(size)
+    end
+
+    # The targets #remember_recent kept, oldest first; [] when none are kept.
+    def recent_requests
+      @netty.recent_requests.to_a
+    end
+
     # Offers the listening sockets to a new process (an org.nettyrack.netty.Handoff); raises
     # BootError, saying why, where the transport cannot.
     def handoff

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "tempfile"
 require_relative "errors"
 
 module Nettyrack
@@ -27,8 +28,33 @@ module Nettyrack
 
     METHOD = /\A[A-Z][A-Z0-9!#$%&'*+.^_`|~-]*\z/
     DEFAULT = [Request.new("GET", "/", [], "")].freeze
+    # Where a hot restart's old process wrote the targets of the GET requests it answered last
+    # (--warmup recent), one a line, for its new process.
+    RECENT = "NETTYRACK_WARMUP_RECENT"
 
     module_function
+
+    # The GET requests the old process of a hot restart answered last, as it handed them over in
+    # +env+; nil when none were (a plain start), DEFAULT when it had none to give.
+    def recent(env)
+      path = env[RECENT]
+      return nil if path.to_s.empty?
+
+      targets = File.readlines(path, chomp: true).select { |target| target.start_with?("/") }
+      targets.empty? ? DEFAULT : targets.map { |target| Request.new("GET", target, [], "") }
+    rescue SystemCallError
+      DEFAULT
+    end
+
+    # Writes +targets+ for a new process to read back with .recent (a file only its owner reads);
+    # returns its path.
+    def write_recent(targets)
+      file = Tempfile.create(["nettyrack-warmup-recent", ".txt"])
+      file.chmod(0o600)
+      file.write(targets.map { |target| "#{target}\n" }.join)
+      file.close
+      file.path
+    end
 
     # The requests of a warm-up file; ConfigError, with the file and line, for anything else.
     def read(path)

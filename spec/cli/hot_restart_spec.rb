@@ -144,6 +144,40 @@ RSpec.describe "Hot restart (bin/nettyrack)" do
     end
   end
 
+  it "warms a new process up on the GET requests the old one answered last (--warmup recent), none on a plain start" do
+    Dir.mktmpdir("nettyrack-hot") do |dir|
+      dir = File.realpath(app_dir(dir))
+      File.write(File.join(dir, "config.ru"), <<~'RUBY')
+        hits = File.join(__dir__, "hits.log")
+        run lambda { |env|
+          target = env["PATH_INFO"] + (env["QUERY_STRING"].to_s.empty? ? "" : "?#{env['QUERY_STRING']}")
+          File.open(hits, "a") { |f| f.write("#{Process.pid} #{env['REQUEST_METHOD']} #{target}\n") }
+          [target == "/missing" ? 404 : 200, {}, ["pid #{Process.pid}\n"]]
+        }
+      RUBY
+      left_before = Dir.glob(File.join(Dir.tmpdir, "nettyrack-warmup-recent*")).size
+      nettyrack(dir, "-b", "tcp://127.0.0.1:0", "--warmup", "recent", "--warmup-sample", "5", "--warmup-time", "2s",
+                "config.ru") do |old|
+        port = old.stdout_match(%r{listening on http://127\.0\.0\.1:(\d+)})[1]
+        http = Net::HTTP.new("127.0.0.1", port)
+        %w[/products/7?color=red /missing /products/7?color=red /about /products/7?color=red /about].each { |path| http.get(path) }
+        http.post("/orders", "id=1")
+        expect(File.readlines(File.join(dir, "hits.log")).grep(/\A#{old.pid} /).size).to eq(7)
+
+        old.signal("USR2")
+        successor = old.stdout_match(/hot restart \(SIGUSR2\): pid (\d+) is booting/)[1]
+        old.stdout_match(/nettyrack: warming up on the 5 GET requests last answered before the restart \(2 targets\)\n/)
+        old.stdout_match(/pid #{successor} serves now; pid #{old.pid} drains/, timeout: 120)
+        warmed = File.readlines(File.join(dir, "hits.log")).grep(/\A#{successor} /).map { |line| line.split(" ", 2).last.chomp }
+        expect(warmed.uniq.sort).to eq(["GET /about", "GET /products/7?color=red"])
+        expect(old.wait(timeout: 60).exitstatus).to eq(0)
+        expect(old.stdout.lines.grep(/warming up/).size).to eq(1), "no warm-up on the plain start"
+        expect(Dir.glob(File.join(Dir.tmpdir, "nettyrack-warmup-recent*")).size).to eq(left_before), "the hand-over's file is gone"
+        expect(old.stderr).to eq("")
+      end
+    end
+  end
+
   it "stops on SIGINT though it started with SIGINT ignored (a background job, nohup)" do
     Dir.mktmpdir("nettyrack-hot") do |dir|
       dir = File.realpath(app_dir(dir))

@@ -161,6 +161,7 @@ RSpec.describe Nettyrack::CLI do
         expect(layer[:warmup].map(&:to_s)).to eq(["GET /", "GET /a"])
       end
       expect(settings("--no-warmup")).to eq(warmup: false)
+      expect(settings("--warmup", "recent", "--warmup-sample", "200")).to eq(warmup: :recent, warmup_sample: 200)
     end
 
     it "takes a restart nice value from 0 to 19, and no other" do
@@ -173,6 +174,7 @@ RSpec.describe Nettyrack::CLI do
       expect(error("--warmup", "/none/warm.txt"))
         .to eq("invalid --warmup: cannot read warm-up file /none/warm.txt: No such file or directory")
       expect(error("--warmup-time", "0")).to eq("invalid --warmup-time: a warm-up needs more than 0 s (turn it off with --no-warmup)")
+      expect(error("--warmup-sample", "0")).to eq("invalid --warmup-sample: a warm-up sample holds 1 request or more, got 0")
       expect(error("--restart-timeout", "soon")).to start_with('invalid --restart-timeout: "soon" is not a duration')
       expect(error("--pidfile", " ")).to eq("invalid --pidfile: the pid file needs a path")
       expect(error("--restart-nice", "20")).to eq('invalid --restart-nice: "20" is not a nice value to add (0 to 19)')
@@ -205,7 +207,8 @@ RSpec.describe Nettyrack::CLI do
       flags = %w[--port --bind --[no-]proxy-protocol --threads --environment --config --dir --quiet --access-log
                  --access-log-format --pubsub --control-url --control-token --no-control-token --version --help
                  --public --public-cache-control --[no-]public-dotfiles --[no-]sendfile --[no-]early-hints
-                 --pidfile --warmup --no-warmup --warmup-time --warmup-requests --restart-timeout --restart-nice]
+                 --pidfile --warmup --no-warmup --warmup-time --warmup-requests --warmup-sample --restart-timeout
+                 --restart-nice]
       expect(flags + Nettyrack::Settings::BUILDER.map(&:flag)).to all(satisfy { |flag| help.include?(flag) })
       expect(help).to include("(default 9292)", "--max-body-size BYTES", "(default 100m)", "(default 16k)", "(default 30s)")
     end

@@ -69,6 +69,18 @@ RSpec.describe Nettyrack::Warmup do
     expect(described_class.host(["unix:///tmp/a.sock"])).to eq("localhost")
   end
 
+  it "reads back the recent GET requests a hot restart handed over, and nothing on a plain start" do
+    path = described_class.write_recent(["/", "/products/7?color=red", "/"])
+    expect(File.stat(path).mode & 0o777).to eq(0o600)
+    expect(described_class.recent(described_class::RECENT => path).map(&:to_s)).to eq(["GET /", "GET /products/7?color=red", "GET /"])
+    File.write(path, "")
+    expect(described_class.recent(described_class::RECENT => path)).to equal(described_class::DEFAULT)
+    expect(described_class.recent(described_class::RECENT => "#{path}.gone")).to equal(described_class::DEFAULT)
+    expect(described_class.recent({})).to be_nil
+  ensure
+    File.delete(path) if path && File.exist?(path)
+  end
+
   it "makes the Java plan the server runs" do
     plan = described_class.plan(described_class::DEFAULT, connections: 4, host: "localhost:9292", seconds: 1.5, count: 0)
     expect([plan.requests.size, plan.connections, plan.host, plan.max_millis, plan.max_requests])
