@@ -94,6 +94,8 @@ module Nettyrack
       builder.inherit_io.start
     rescue Java::JavaIo::IOException => e
       raise BootError, "cannot start #{@command.first}: #{e.message}"
+    rescue SystemCallError => e
+      raise BootError, "cannot hand the recent requests over for the warm-up: #{Nettyrack.describe_system_error(e)}"
     end
 
     # A thread of ours waits for the first of the new process's word and its exit, within the

@@ -24,12 +24,12 @@ module Nettyrack
   #       :restart  restart hooks, a new process is started   :failed  it will not serve: go on
   #                 (HotRestart)
   #       :served   it serves: hand the listeners over, drain  :stop    drain
+  #   → Server#stop → worker_shutdown and stopped hooks → 0                       draining
   #
   # A restart asked for while one is in progress, or while warming up, is never lost: such
   # orders are queued as one more restart (RestartsAsked), which starts once this process serves,
   # at once when the one in progress fails, and goes to the new process (as SIGUSR2) when it
   # serves, since that one may have read the files before they changed.
-  #   → Server#stop → worker_shutdown and stopped hooks → 0                       draining
   #
   # SIGHUP, all along, reopens the log files and reloads the certificates (ReloadSignal).
   #
@@ -175,7 +175,8 @@ module Nettyrack
     def queue_restart(order, meanwhile, outcome)
       joins = @asked.any?
       @asked.add(order.reason)
-      say("nettyrack: #{order.reason} #{meanwhile}: #{joins ? 'joins the hot restart already queued, which' : 'one more hot restart'} #{outcome}")
+      queued = joins ? "joins the hot restart already queued, which" : "one more hot restart"
+      say("nettyrack: #{order.reason} #{meanwhile}: #{queued} #{outcome}")
     end
 
     # The new process serves code read before the restarts queued meanwhile were asked for: it restarts in turn.
