@@ -109,14 +109,31 @@ public final class WorkerPool implements Workers {
     /** Runs the task on a worker, or returns false when the queue is full or the pool stopped. */
     @Override
     public boolean submit(Runnable task) {
-        if (executor.getQueue().size() >= queueSize) {
+        if (!reserve()) {
             return false;
         }
         try {
-            execute(task);
+            hand(task);
             return true;
         } catch (RejectedExecutionException e) {
             return false;
+        }
+    }
+
+    /**
+     * Counts a task in, unless every thread the pool may run has one and the queue is full:
+     * one atomic step, so two requests arriving together cannot both take the last place (a
+     * look at the queue's size, then a put, let both in).
+     */
+    private boolean reserve() {
+        while (true) {
+            int now = submitted.get();
+            if (now >= executor.getMaximumPoolSize() + queueSize) {
+                return false;
+            }
+            if (submitted.compareAndSet(now, now + 1)) {
+                return true;
+            }
         }
     }
 
@@ -124,6 +141,11 @@ public final class WorkerPool implements Workers {
     @Override
     public void execute(Runnable task) {
         submitted.incrementAndGet();
+        hand(task);
+    }
+
+    /** Gives a task already counted in {@code submitted} to the executor. */
+    private void hand(Runnable task) {
         try {
             executor.execute(() -> {
                 running.incrementAndGet();
