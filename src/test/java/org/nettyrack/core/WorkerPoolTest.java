@@ -74,13 +74,8 @@ class WorkerPoolTest {
         try {
             for (int round = 0; round < 500; round++) {
                 WorkerPool pool = new WorkerPool(1, 1, 1);
-                CountDownLatch started = new CountDownLatch(1);
                 CountDownLatch release = new CountDownLatch(1);
-                assertTrue(pool.submit(() -> {
-                    started.countDown();
-                    await(release);
-                }));
-                assertTrue(started.await(5, TimeUnit.SECONDS));
+                occupy(pool, 1, release);
                 java.util.concurrent.CyclicBarrier together = new java.util.concurrent.CyclicBarrier(8);
                 java.util.List<java.util.concurrent.Future<Boolean>> answers = new java.util.ArrayList<>();
                 for (int i = 0; i < 8; i++) {
