@@ -1,7 +1,6 @@
 package org.nettyrack.core;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
  * systemd's LimitNICE); without it the threads keep theirs, and restore says how many.
  */
 public final class ProcessNice {
-    private static final Path TASKS = Path.of("/proc/self/task");
     /** What /proc shows of a worker's name (15 bytes): the pool names them nettyrack-worker-N. */
     private static final String WORKER = "nettyrack-worke";
 
@@ -25,7 +23,7 @@ public final class ProcessNice {
     /** The calling thread's nice value; 0 where /proc cannot tell. */
     public static int current() {
         try {
-            return niceIn(Files.readString(Path.of("/proc/thread-self/stat"), StandardCharsets.US_ASCII));
+            return niceIn(ProcStat.read(Path.of("/proc/thread-self/stat")));
         } catch (IOException | RuntimeException e) {
             return 0;
         }
@@ -33,8 +31,7 @@ public final class ProcessNice {
 
     /** The nice field of a /proc stat line (the 19th; the name before it may hold spaces). */
     static int niceIn(String stat) {
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
-        return Integer.parseInt(fields[16]);
+        return Integer.parseInt(ProcStat.fields(stat)[16]);
     }
 
     /**
@@ -43,12 +40,12 @@ public final class ProcessNice {
      */
     public static int restore(int base, int workerNice, ThreadNice.SetPriority call) {
         int failed = 0;
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(ProcStat.TASKS)) {
             for (Path task : tasks) {
-                String name = read(task.resolve("comm")).strip();
+                String name = ProcStat.read(task.resolve("comm")).strip();
                 int target = name.startsWith(WORKER) ? Math.max(base, workerNice) : base;
                 try {
-                    if (niceIn(read(task.resolve("stat"))) != target
+                    if (niceIn(ProcStat.read(task.resolve("stat"))) != target
                         && call.setpriority(Integer.parseInt(task.getFileName().toString()), target) != 0) {
                         failed++;
                     }
@@ -60,9 +57,5 @@ public final class ProcessNice {
             return -1;
         }
         return failed;
-    }
-
-    private static String read(Path file) throws IOException {
-        return Files.readString(file, StandardCharsets.US_ASCII);
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.nettyrack.core.ProcStat;
 
 /**
  * The CPU time the JIT's compiler threads (HotSpot's C1 and C2, JRuby's own) and the whole
@@ -26,7 +27,6 @@ import java.util.Map;
  * </pre>
  */
 public record JitCpu(long compilerMillis, long processMillis) {
-    private static final Path TASKS = Path.of("/proc/self/task");
     /** Linux's USER_HZ: the unit of a thread's times in its stat file. */
     private static final long MILLIS_PER_TICK = 10;
 
@@ -38,7 +38,7 @@ public record JitCpu(long compilerMillis, long processMillis) {
 
     /** A thread's user plus system time, in clock ticks, from its stat line (the name may hold spaces and parentheses). */
     static long ticks(String stat) {
-        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+        String[] fields = ProcStat.fields(stat);
         return Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime: fields 14 and 15 of the line
     }
 
@@ -46,7 +46,7 @@ public record JitCpu(long compilerMillis, long processMillis) {
     public static final class Meter {
         private final Map<String, Long> compilerTicks = new HashMap<>();
         private final long startNanos = System.nanoTime();
-        private final boolean perThread = Files.isDirectory(TASKS);
+        private final boolean perThread = Files.isDirectory(ProcStat.TASKS);
         private long endedTicks;
 
         public JitCpu read() {
@@ -55,11 +55,11 @@ public record JitCpu(long compilerMillis, long processMillis) {
 
         private long compilerMillisFromProc() {
             Map<String, Long> now = new HashMap<>();
-            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(ProcStat.TASKS)) {
                 for (Path task : tasks) {
                     try {
-                        if (isCompiler(Files.readString(task.resolve("comm")).strip())) {
-                            now.put(task.getFileName().toString(), ticks(Files.readString(task.resolve("stat"))));
+                        if (isCompiler(ProcStat.read(task.resolve("comm")).strip())) {
+                            now.put(task.getFileName().toString(), ticks(ProcStat.read(task.resolve("stat"))));
                         }
                     } catch (IOException | RuntimeException e) {
                         // the thread ended between the listing and the read
