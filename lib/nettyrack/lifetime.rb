@@ -6,7 +6,7 @@ require_relative "hot_restart"
 require_relative "orders"
 require_relative "boot_checks"
 require_relative "reload_signal"
-require_relative "restarts_asked"
+require_relative "restarts"
 require_relative "signals"
 require_relative "systemd"
 require_relative "tmp_restart"
@@ -20,14 +20,14 @@ module Nettyrack
   #   → warm-up, when there is one (a hot restart's new process: GET / at least)  warming
   #   → #serve; then the old process (a hot restart), systemd, the pid and state
   #     files and the boot lines are told; booted hooks; tmp/restart.txt watched  serving
-  #   → orders (Orders) until a stop:
+  #   → orders (Orders) until a stop; the hot restarts' are Restarts':
   #       :restart  restart hooks, a new process is started   :failed  it will not serve: go on
   #                 (HotRestart)
   #       :served   it serves: hand the listeners over, drain  :stop    drain
   #   → Server#stop → worker_shutdown and stopped hooks → 0                       draining
   #
   # A restart asked for while one is in progress, or while warming up, is never lost: such
-  # orders are queued as one more restart (RestartsAsked), which starts once this process serves,
+  # orders are queued as one more restart (Restarts), which starts once this process serves,
   # at once when the one in progress fails, and goes to the new process (as SIGUSR2) when it
   # serves, since that one may have read the files before they changed.
   #
@@ -50,7 +50,6 @@ module Nettyrack
       @err = err
       @systemd = Systemd.new(restart.fetch(:env), err: err)
       @hooks = Hooks.new(config[:hooks], err: err)
-      @asked = RestartsAsked.new
     end
 
     def run(app)
@@ -59,6 +58,7 @@ module Nettyrack
       server = open(app)
       server.remember_recent(@config[:warmup_sample]) if @config[:warmup] == :recent
       @orders.relay(server.orders) if server.control_url
+      @restarts = restarts(server)
       reload = ReloadSignal.new(server, logs: @logs, out: @out, err: @err).trap
       stop = warm_up(server)
       stop ||= serving(server)
@@ -89,7 +89,7 @@ module Nettyrack
       relay = Thread.new { @orders.request(:warmed, "warm-up", future.get) }
       relay.name = "nettyrack-warmup"
       until (order = @orders.next).kind == :warmed
-        next queue_restart(order, "while warming up", "follows once this process serves") unless order.kind == :stop
+        next @restarts.queue(order, "while warming up", "follows once this process serves") unless order.kind == :stop
 
         server.cancel_warm_up
         return order
@@ -122,71 +122,18 @@ module Nettyrack
       @inheritance.served(@err)
       @hooks.run(:booted)
       @watch = TmpRestart.new(@orders, err: @err).start if @config[:tmp_restart]
-      restart = HotRestart.new(server, @orders, command: @restart.fetch(:command), env: @restart.fetch(:env),
-                                                directory: @restart.fetch(:directory), timeout: @config[:restart_timeout],
-                                                nice: @config[:restart_nice], recent: @config[:warmup] == :recent)
-      @orders.request(:restart, @asked.take) if @asked.any?
+      @restarts.resume
       loop do
-        order = @orders.next
-        case order.kind
-        when :restart
-          next restarting(server, restart, order) unless restart.in_progress?
-
-          queue_restart(order, "during the hot restart to pid #{restart.pid}", "follows once that one serves")
-        when :failed
-          failed(server, restart, order)
-          @orders.request(:restart, @asked.take) if @asked.any?
-        when :served then return served(server, restart, order)
-        when :stop
-          restart.abort if restart.in_progress?
-          return order
-        end
+        done = @restarts.take(@orders.next)
+        return done if done
       end
     end
 
-    def restarting(server, restart, order)
-      @hooks.run(:restart)
-      pid = restart.start
-      server.lifecycle.restart("in progress (pid #{pid})")
-      @systemd.reloading("hot restart: pid #{pid} booting")
-      say("nettyrack: hot restart (#{order.reason}): pid #{pid} is booting; pid #{Process.pid} serves meanwhile")
-    rescue BootError => e
-      server.lifecycle.restart("failed: #{e.message}")
-      @err.puts("nettyrack: #{order.reason}: no hot restart: #{e.message}; pid #{Process.pid} still serving")
-    end
-
-    def failed(server, restart, order)
-      restart.failed
-      server.lifecycle.restart("failed: #{order.detail}")
-      @err.puts("nettyrack: hot restart failed: #{order.detail}; pid #{Process.pid} still serving")
-      @systemd.ready("serving (hot restart failed)")
-    end
-
-    def served(server, restart, order)
-      restart.served
-      server.lifecycle.restart("handed over to pid #{order.detail}")
-      server.hand_over
-      say("nettyrack: pid #{order.detail} serves now; pid #{Process.pid} drains")
-      pass_on_restart(order.detail) if @asked.any?
-      order
-    end
-
-    # A restart asked for (a signal, ctl, a touch) meanwhile: one more, in words on stdout.
-    def queue_restart(order, meanwhile, outcome)
-      joins = @asked.any?
-      @asked.add(order.reason)
-      queued = joins ? "joins the hot restart already queued, which" : "one more hot restart"
-      say("nettyrack: #{order.reason} #{meanwhile}: #{queued} #{outcome}")
-    end
-
-    # The new process serves code read before the restarts queued meanwhile were asked for: it restarts in turn.
-    def pass_on_restart(pid)
-      reasons = @asked.take
-      Process.kill("USR2", pid)
-      say("nettyrack: the hot restart asked for meanwhile (#{reasons}) passes to pid #{pid} (SIGUSR2)")
-    rescue SystemCallError => e
-      @err.puts("nettyrack: the hot restart asked for meanwhile (#{reasons}) could not pass to pid #{pid}: " \
-                "#{Nettyrack.describe_system_error(e)}")
+    def restarts(server)
+      restart = HotRestart.new(server, @orders, command: @restart.fetch(:command), env: @restart.fetch(:env),
+                                                directory: @restart.fetch(:directory), timeout: @config[:restart_timeout],
+                                                nice: @config[:restart_nice], recent: @config[:warmup] == :recent)
+      Restarts.new(server, @orders, restart, hooks: @hooks, systemd: @systemd, say: method(:say), err: @err)
     end
 
     # Checked before the app loaded: a failure now means something changed since; serving goes on.
