@@ -162,6 +162,7 @@ RSpec.describe Nettyrack::CLI do
       end
       expect(settings("--no-warmup")).to eq(warmup: false)
       expect(settings("--warmup", "recent", "--warmup-sample", "200")).to eq(warmup: :recent, warmup_sample: 200)
+      expect(settings("--warmup-sample", "1")).to eq(warmup_sample: 1)
     end
 
     it "takes a restart nice value from 0 to 19, and no other" do
