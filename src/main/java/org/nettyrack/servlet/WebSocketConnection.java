@@ -67,6 +67,15 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
         this.callbacks = callbacks;
     }
 
+    @Override
+    public void shutdown() {
+        PushSession session = callbacks;
+        if (session != null) {
+            session.shutdown();
+            session.run(() -> closeWith(PushClose.SHUTDOWN));
+        }
+    }
+
     /** The container reported the connection closed. */
     void ended() {
         lifecycle.ended();

@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.PushSession;
 
@@ -41,10 +40,9 @@ public final class WebSocketEndpoint extends Endpoint implements PushConnections
     /** The web app stops: {@code on_shutdown}, then a close with 1001, in callback order. */
     @Override
     public void shutdown() {
-        PushSession session = callbacks;
-        if (session != null) {
-            session.shutdown();
-            session.run(() -> connection.closeWith(PushClose.SHUTDOWN));
+        WebSocketConnection open = connection;
+        if (open != null) {
+            open.shutdown();
         }
     }
 

@@ -30,6 +30,12 @@ public interface PushConnection {
     /** Closes after the queued data is sent: WebSocket status 1000, or the end of the SSE stream. */
     void close();
 
+    /**
+     * The server, or the application runtime this connection belongs to, is going:
+     * {@code on_shutdown}, then a close with 1001 (the end of an SSE stream), in callback order.
+     */
+    void shutdown();
+
     /** True until {@link #close} was called or the connection ended. */
     boolean isOpen();
 

@@ -92,6 +92,12 @@ final class NettyPushConnection implements PushConnection {
         closeWith(PushClose.DONE);
     }
 
+    @Override
+    public void shutdown() {
+        session.shutdown();
+        session.run(() -> closeWith(PushClose.SHUTDOWN));
+    }
+
     /**
      * Sends the close (after anything queued) and stops taking writes. A WebSocket waits for
      * the client's close frame, up to {@link IdlePolicy#closeWaitMillis}; an SSE stream just ends.

@@ -108,8 +108,7 @@ final class PushHandler extends ChannelDuplexHandler {
             return;
         }
         if (evt == ConnectionEvent.DRAIN) {
-            session.shutdown();
-            session.run(() -> connection.closeWith(PushClose.SHUTDOWN));
+            connection.shutdown();
             return;
         }
         super.userEventTriggered(ctx, evt);

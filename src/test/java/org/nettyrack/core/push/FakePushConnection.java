@@ -10,6 +10,7 @@ final class FakePushConnection implements PushConnection {
     final List<String> sent = new ArrayList<>();
     final List<Runnable> scheduled = new ArrayList<>();
     boolean open = true;
+    boolean shutdown;
 
     FakePushConnection(Upgrade protocol) {
         this.protocol = protocol;
@@ -31,6 +32,12 @@ final class FakePushConnection implements PushConnection {
 
     @Override
     public void close() {
+        open = false;
+    }
+
+    @Override
+    public void shutdown() {
+        shutdown = true;
         open = false;
     }
 
