@@ -1,0 +1,52 @@
+package org.nettyrack.core.reload;
+
+/**
+ * How a new version of the application takes over from the one serving: the share of new
+ * requests it gets grows in a straight line from 1 % to all of them over {@code millis}; if,
+ * once it has answered {@code minAnswers}, the share of its answers that are 5xx passes the
+ * old version's share over the same time by more than {@code maxErrorRate}, it is rolled back.
+ *
+ * <pre>
+ * new Canary(10_000, 0.05, 20)   // 10 s; back out at 5 points more 5xx than the old code, after 20 answers
+ * </pre>
+ */
+public record Canary(long millis, double maxErrorRate, int minAnswers) {
+    static final double FIRST_SHARE = 0.01;
+
+    public Canary {
+        if (millis < 0) {
+            throw new IllegalArgumentException("a canary lasts 0 ms or more, got " + millis);
+        }
+        if (!(maxErrorRate >= 0 && maxErrorRate <= 1)) {
+            throw new IllegalArgumentException("an error rate is between 0 and 1, got " + maxErrorRate);
+        }
+        if (minAnswers < 1) {
+            throw new IllegalArgumentException("a canary judges after 1 answer or more, got " + minAnswers);
+        }
+    }
+
+    /** The share (0..1] of new requests the new version gets {@code elapsedMillis} into the canary. */
+    double share(long elapsedMillis) {
+        if (elapsedMillis >= millis) {
+            return 1;
+        }
+        return FIRST_SHARE + (1 - FIRST_SHARE) * elapsedMillis / (double) millis;
+    }
+
+    /** Whether the new version's answers are bad enough, against the old one's, to roll it back. */
+    boolean failing(Tally next, Tally old) {
+        return next.answers() >= minAnswers && next.errorRate() - old.errorRate() > maxErrorRate;
+    }
+
+    /** Answers and 5xx answers of one version during a canary. */
+    record Tally(long answers, long errors) {
+        double errorRate() {
+            return answers == 0 ? 0 : errors / (double) answers;
+        }
+
+        @Override
+        public String toString() {
+            return errors + " of " + answers + " answers 5xx";
+        }
+    }
+}
