@@ -31,8 +31,7 @@ import org.nettyrack.core.push.PubSub;
  * from {@code nettyrack war} BUNDLE_GEMFILE and BUNDLE_WITHOUT as {@code java -jar} sets them; the host's
  * globals; then {@code Nettyrack::HostedApp.boot} (lib/nettyrack/hosted_app.rb) loads the rackup.
  * {@link UnloadableRuntime} sets what lets the web app's class loader go after an undeploy.
- * {@link #close} tears the runtime down (at_exit blocks run, Ruby threads stop) and waits for
- * its threads to end.
+ * {@link #close} tears the runtime down ({@link RuntimeTeardown}).
  */
 final class HostedRuntime implements HostedApp {
     /** Where nettyrack.jar carries lib/ (see pom.xml): on the load path when present. */
@@ -185,34 +184,6 @@ final class HostedRuntime implements HostedApp {
         } catch (Exception ignored) {
             // The runtime still has to go.
         }
-        String prefix = "Ruby-" + runtime.getRuntimeNumber() + "-";
-        JavaBindingValues bound = JavaBindingValues.of(runtime, log);
-        runtime.tearDown(false);
-        awaitThreads(prefix);
-        bound.release();
-    }
-
-    /**
-     * Waits (a few seconds at most) for the runtime's own threads, its JIT compiler's among
-     * them, which tearDown only asks to stop: a container checks right after undeploy that
-     * the web app left no thread behind (Tomcat warns of a leak otherwise).
-     */
-    private void awaitThreads(String prefix) {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        for (Thread thread : Thread.getAllStackTraces().keySet()) {
-            if (!thread.getName().startsWith(prefix) || thread == Thread.currentThread()) {
-                continue;
-            }
-            long left = (deadline - System.nanoTime()) / 1_000_000L;
-            if (left <= 0) {
-                return;
-            }
-            try {
-                thread.join(left);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        RuntimeTeardown.tearDown(runtime, log);
     }
 }
