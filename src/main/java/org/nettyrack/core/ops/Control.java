@@ -20,6 +20,12 @@ public interface Control {
     /** {@code POST /restart}: asks for the same hot restart as SIGUSR2, and returns at once. */
     void restart();
 
+    /**
+     * {@code POST /reload-app}: asks for a reload of the application inside this process, and
+     * returns at once: null when asked, else why not (one is under way already).
+     */
+    String reloadApp();
+
     /** {@code GET /ready} and {@code GET /health}: where the server is in its life. */
     Lifecycle.Phase phase();
 }

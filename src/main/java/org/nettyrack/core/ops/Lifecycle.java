@@ -10,7 +10,8 @@ import java.util.Locale;
  * BOOTING → WARMING (with a warm-up) → SERVING → DRAINING
  * </pre>
  * Beside the phase, the hot restart this process started last, in words ({@link #restart}):
- * "in progress", or why it failed; a successful one ends in DRAINING.
+ * "in progress", or why it failed; a successful one ends in DRAINING. And the last reload of
+ * the application inside this process ({@link #reload}), in words, and whether it is under way.
  */
 public final class Lifecycle {
     public enum Phase {
@@ -31,6 +32,8 @@ public final class Lifecycle {
 
     private volatile Phase phase = Phase.BOOTING;
     private volatile String restart;
+    private String reload; // guarded by this
+    private boolean reloadUnderWay; // guarded by this
 
     public Phase phase() {
         return phase;
@@ -55,5 +58,24 @@ public final class Lifecycle {
 
     public void restart(String status) {
         restart = status;
+    }
+
+    /** The last reload of the application, in words ("canary: 25 % of requests", "done: ..."); null when none. */
+    public synchronized String reload() {
+        return reload;
+    }
+
+    public synchronized void reload(String status, boolean underWay) {
+        reload = status;
+        reloadUnderWay = underWay;
+    }
+
+    /** Marks a reload requested and returns null; or, while one is under way, says so and marks nothing. */
+    public synchronized String askReload() {
+        if (reloadUnderWay) {
+            return "a reload is under way already (" + reload + ")";
+        }
+        reload("requested", true);
+        return null;
     }
 }

@@ -5,7 +5,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * What the control endpoint asks of the process that runs the server ({@code POST /stop},
- * {@code POST /restart}), passed from the endpoint's event loop to the launcher's thread,
+ * {@code POST /restart}, {@code POST /reload-app}), passed from the endpoint's event loop to the launcher's thread,
  * which takes them one at a time in {@link #await} and does the work. Asking only queues, so no
  * event loop ever stops or restarts the server, or enters Ruby. {@link #close} releases a
  * waiter with null once nobody needs the orders any more; later orders are dropped.
@@ -20,7 +20,9 @@ public final class Orders {
         /** The graceful stop SIGTERM asks for. */
         STOP,
         /** A hot restart: a new process takes the listeners over, then this one drains. */
-        RESTART
+        RESTART,
+        /** A reload of the application inside this process: a new runtime takes over from the serving one. */
+        RELOAD
     }
 
     public record Order(Kind kind, String reason) {

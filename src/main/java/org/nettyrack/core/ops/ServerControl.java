@@ -8,11 +8,12 @@ import org.nettyrack.core.Workers;
 /**
  * The control endpoint's actions for one server: stats from the transport's snapshot, thread
  * backtraces with the application's part collected on a worker ({@link ThreadDump}), stop and
- * restart handed to whoever waits on the {@link Orders}, the phase from its {@link Lifecycle}.
+ * restart and reload handed to whoever waits on the {@link Orders}, the phase from its {@link Lifecycle}.
  */
 public final class ServerControl implements Control {
     static final String STOP_REASON = "control /stop";
     static final String RESTART_REASON = "control /restart";
+    static final String RELOAD_REASON = "control /reload-app";
 
     private final Supplier<ServerStats> stats;
     private final Workers workers;
@@ -50,6 +51,15 @@ public final class ServerControl implements Control {
     public void restart() {
         lifecycle.restart("requested");
         orders.request(Orders.Kind.RESTART, RESTART_REASON);
+    }
+
+    @Override
+    public String reloadApp() {
+        String refusal = lifecycle.askReload();
+        if (refusal == null) {
+            orders.request(Orders.Kind.RELOAD, RELOAD_REASON);
+        }
+        return refusal;
     }
 
     @Override

@@ -11,7 +11,7 @@ import org.nettyrack.core.push.PubSub;
  * figures are each exact but not one atomic picture. {@link #toJson()}:
  * <pre>
  * {"uptime":12.345,
- *  "process":{"pid":4242,"phase":"serving","restart":null},
+ *  "process":{"pid":4242,"phase":"serving","restart":null,"reload":null},
  *  "connections":{"open":3},
  *  "requests":{"in_flight":1,"total":120,"errors":2,"rejected":0},
  *  "workers":{"busy":1,"threads":4,"max":16,"queued":0},
@@ -20,17 +20,18 @@ import org.nettyrack.core.push.PubSub;
  *  "heap":{"used":48234496,"max":4294967296}}
  * </pre>
  * uptime in seconds; heap in bytes (max null when the JVM sets no limit); process: this
- * process's id, its {@link Lifecycle} phase and its last hot restart in words (or null). The field meanings
+ * process's id, its {@link Lifecycle} phase, its last hot restart and its last reload of the
+ * application in words (or null). The field meanings
  * are those of {@link ServerCounters} and {@link WorkerPool.Load}.
  */
 public record ServerStats(long uptimeNanos, Process process, int openConnections, int requestsInFlight, long requestsTotal,
                           long errors, long rejected, WorkerPool.Load workers, int websocketSessions,
                           int sseSessions, PubSub.State pubsub, Heap heap) {
 
-    /** The process: its id, where it is in its life, and its last hot restart (null: none). */
-    public record Process(long pid, Lifecycle.Phase phase, String restart) {
+    /** The process: its id, where it is in its life, its last hot restart and reload (null: none). */
+    public record Process(long pid, Lifecycle.Phase phase, String restart, String reload) {
         public static Process of(Lifecycle life) {
-            return new Process(ProcessHandle.current().pid(), life.phase(), life.restart());
+            return new Process(ProcessHandle.current().pid(), life.phase(), life.restart(), life.reload());
         }
     }
 
@@ -49,11 +50,9 @@ public record ServerStats(long uptimeNanos, Process process, int openConnections
             .name("pid").value(process.pid())
             .name("phase").value(process.phase().label())
             .name("restart");
-        if (process.restart() == null) {
-            json.nullValue();
-        } else {
-            json.value(process.restart());
-        }
+        nullable(json, process.restart());
+        json.name("reload");
+        nullable(json, process.reload());
         json.endObject()
             .name("connections").beginObject().name("open").value(openConnections).endObject()
             .name("requests").beginObject()
@@ -98,5 +97,13 @@ public record ServerStats(long uptimeNanos, Process process, int openConnections
             json.name("queued").value(pubsub.queued());
         }
         json.endObject();
+    }
+
+    private static void nullable(Json json, String value) {
+        if (value == null) {
+            json.nullValue();
+        } else {
+            json.value(value);
+        }
     }
 }

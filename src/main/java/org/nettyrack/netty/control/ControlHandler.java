@@ -38,7 +38,8 @@ import org.nettyrack.core.ops.Lifecycle;
  * <li>a path that is no action: 404; an action with the wrong method: 405 with {@code Allow};</li>
  * <li>{@code GET /stats}, {@code GET /thread-backtraces}: 200 with JSON;
  * {@code POST /stop}, {@code POST /restart}: 200, and the stop (or hot restart) is asked for
- * once that answer is written.</li>
+ * once that answer is written. {@code POST /reload-app}: 200 once the reload is asked for, 409
+ * while one is under way.</li>
  * </ol>
  * Tokens are compared by their SHA-256 digests with {@link MessageDigest#isEqual}, in time
  * that does not depend on where they differ, or on their lengths. Thread backtraces complete
@@ -49,9 +50,9 @@ import org.nettyrack.core.ops.Lifecycle;
 final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Map<String, HttpMethod> ACTIONS = Map.of(
         "/stats", HttpMethod.GET, "/thread-backtraces", HttpMethod.GET, "/stop", HttpMethod.POST,
-        "/restart", HttpMethod.POST);
+        "/restart", HttpMethod.POST, "/reload-app", HttpMethod.POST);
     private static final String ACTION_LIST = "GET /stats, GET /thread-backtraces, POST /stop, POST /restart,"
-        + " GET /ready, GET /health";
+        + " POST /reload-app, GET /ready, GET /health";
     private static final String JSON = "application/json; charset=utf-8";
 
     private final byte[] tokenDigest;
@@ -95,6 +96,13 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             send(ctx, HttpResponseStatus.OK, "{\"status\":\"stopping\"}").addListener(f -> control.stop());
         } else if (path.equals("/restart")) {
             send(ctx, HttpResponseStatus.OK, "{\"status\":\"restarting\"}").addListener(f -> control.restart());
+        } else if (path.equals("/reload-app")) {
+            String refusal = control.reloadApp();
+            if (refusal == null) {
+                send(ctx, HttpResponseStatus.OK, "{\"status\":\"reloading\"}");
+            } else {
+                send(ctx, HttpResponseStatus.CONFLICT, error(refusal));
+            }
         } else {
             threadBacktraces(ctx);
         }

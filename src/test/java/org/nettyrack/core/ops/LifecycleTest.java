@@ -2,6 +2,7 @@ package org.nettyrack.core.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -21,5 +22,18 @@ class LifecycleTest {
         life.enter(Lifecycle.Phase.DRAINING);
         assertFalse(life.ready());
         assertEquals("draining", life.phase().label());
+    }
+
+    @Test
+    void aReloadIsAskedForOnceUntilItEnds() {
+        Lifecycle life = new Lifecycle();
+        assertNull(life.reload());
+        assertNull(life.askReload());
+        assertEquals("requested", life.reload());
+        assertEquals("a reload is under way already (requested)", life.askReload());
+        life.reload("canary: 25 % of requests", true);
+        assertEquals("a reload is under way already (canary: 25 % of requests)", life.askReload());
+        life.reload("done: generation 2 serves", false);
+        assertNull(life.askReload());
     }
 }

@@ -10,7 +10,7 @@ import org.nettyrack.core.push.Upgrade;
 
 /** The counters a transport feeds, the snapshot they make, and its JSON. */
 class ServerStatsTest {
-    private static final ServerStats.Process BOOTING = new ServerStats.Process(1, Lifecycle.Phase.BOOTING, null);
+    private static final ServerStats.Process BOOTING = new ServerStats.Process(1, Lifecycle.Phase.BOOTING, null, null);
     private final Lifecycle life = new Lifecycle();
     private static final WorkerPool.Load IDLE = new WorkerPool.Load(0, 2, 16, 0);
     private final ServerCounters counters = new ServerCounters();
@@ -50,15 +50,17 @@ class ServerStatsTest {
         assertTrue(stats.uptimeNanos() >= 0);
         assertTrue(stats.heap().used() > 0);
         assertEquals(ProcessHandle.current().pid(), stats.process().pid());
-        assertTrue(stats.toJson().contains("\"phase\":\"booting\",\"restart\":\"failed: config.ru:3: syntax error\"}"),
-            stats.toJson());
+        assertTrue(stats.toJson().contains("\"phase\":\"booting\",\"restart\":\"failed: config.ru:3: syntax error\","
+            + "\"reload\":null}"), stats.toJson());
+        life.reload("done: generation 2 serves", false);
+        assertTrue(counters.snapshot(life, 0, 0, IDLE, null).toJson().contains("\"reload\":\"done: generation 2 serves\"}"));
     }
 
     @Test
     void writesEverySectionAsJson() {
-        ServerStats stats = new ServerStats(12_345_678_901L, new ServerStats.Process(4242, Lifecycle.Phase.SERVING, null), 3, 1, 120, 2, 1, new WorkerPool.Load(1, 4, 16, 5), 7, 8,
+        ServerStats stats = new ServerStats(12_345_678_901L, new ServerStats.Process(4242, Lifecycle.Phase.SERVING, null, null), 3, 1, 120, 2, 1, new WorkerPool.Load(1, 4, 16, 5), 7, 8,
             new PubSub.State("redis", "redis://cache:6379/0", "up", 0), new ServerStats.Heap(1000, 4000));
-        assertEquals("{\"uptime\":12.346,\"process\":{\"pid\":4242,\"phase\":\"serving\",\"restart\":null},"
+        assertEquals("{\"uptime\":12.346,\"process\":{\"pid\":4242,\"phase\":\"serving\",\"restart\":null,\"reload\":null},"
             + "\"connections\":{\"open\":3},"
             + "\"requests\":{\"in_flight\":1,\"total\":120,\"errors\":2,\"rejected\":1},"
             + "\"workers\":{\"busy\":1,\"threads\":4,\"max\":16,\"queued\":5},"

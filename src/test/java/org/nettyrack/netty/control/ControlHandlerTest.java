@@ -33,6 +33,8 @@ class ControlHandlerTest {
         final CompletableFuture<String> backtraces = new CompletableFuture<>();
         int stops;
         int restarts;
+        int reloads;
+        String reloadRefusal;
         Lifecycle.Phase phase = Lifecycle.Phase.SERVING;
 
         @Override
@@ -53,6 +55,14 @@ class ControlHandlerTest {
         @Override
         public void restart() {
             restarts++;
+        }
+
+        @Override
+        public String reloadApp() {
+            if (reloadRefusal == null) {
+                reloads++;
+            }
+            return reloadRefusal;
         }
 
         @Override
@@ -140,7 +150,7 @@ class ControlHandlerTest {
         String missing = exchange(ch, get("/reload?token=" + TOKEN));
         assertEquals("HTTP/1.1 404 Not Found", PipelineHarness.statusLine(missing), missing);
         assertTrue(missing.endsWith("{\"error\":\"no such action: /reload (GET /stats, GET /thread-backtraces,"
-            + " POST /stop, POST /restart, GET /ready, GET /health)\"}"), missing);
+            + " POST /stop, POST /restart, POST /reload-app, GET /ready, GET /health)\"}"), missing);
 
         String postStats = exchange(ch, "POST /stats?token=" + TOKEN + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
         assertEquals("HTTP/1.1 405 Method Not Allowed", PipelineHarness.statusLine(postStats), postStats);
@@ -174,6 +184,22 @@ class ControlHandlerTest {
         assertTrue(out.endsWith("{\"status\":\"restarting\"}"), out);
         assertEquals(1, control.restarts);
         assertEquals(0, control.stops);
+    }
+
+    @Test
+    void reloadIsAskedForWithTheTokenAndRefusedWith409WhileOneIsUnderWay() {
+        EmbeddedChannel ch = channel(TOKEN, control);
+        String refused = exchange(ch, "POST /reload-app HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        assertEquals("HTTP/1.1 403 Forbidden", PipelineHarness.statusLine(refused), refused);
+        String out = exchange(ch, "POST /reload-app?token=" + TOKEN + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(out), out);
+        assertTrue(out.endsWith("{\"status\":\"reloading\"}"), out);
+        assertEquals(1, control.reloads);
+        control.reloadRefusal = "a reload is under way already (booting)";
+        String busy = exchange(ch, "POST /reload-app?token=" + TOKEN + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        assertEquals("HTTP/1.1 409 Conflict", PipelineHarness.statusLine(busy), busy);
+        assertTrue(busy.endsWith("{\"error\":\"a reload is under way already (booting)\"}"), busy);
+        assertEquals(1, control.reloads);
     }
 
     @ParameterizedTest(name = "{0}: /ready {1}")
@@ -231,7 +257,7 @@ class ControlHandlerTest {
 
     @Test
     void servesTheRealStatsAsJson() {
-        ServerStats stats = new ServerStats(1_000_000_000L, new ServerStats.Process(7, Lifecycle.Phase.SERVING, null), 2, 0, 5, 1, 0, new WorkerPool.Load(0, 2, 8, 0), 1, 0,
+        ServerStats stats = new ServerStats(1_000_000_000L, new ServerStats.Process(7, Lifecycle.Phase.SERVING, null, null), 2, 0, 5, 1, 0, new WorkerPool.Load(0, 2, 8, 0), 1, 0,
             PubSub.State.LOCAL, new ServerStats.Heap(10, 20));
         Control real = new ServerControl(() -> stats, task -> false, (request, sink) -> { }, 1000, new Orders(),
             new Lifecycle());
