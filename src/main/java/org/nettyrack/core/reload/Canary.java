@@ -5,6 +5,9 @@ package org.nettyrack.core.reload;
  * requests it gets grows in a straight line from 1 % to all of them over {@code millis}; if,
  * once it has answered {@code minAnswers}, the share of its answers that are 5xx passes the
  * old version's share over the same time by more than {@code maxErrorRate}, it is rolled back.
+ * It has taken over once the time has passed and it has answered {@code minAnswers}; with so
+ * little traffic that it has not, it gets every request, still judged, until it has, or until
+ * the same time again has passed (then it stays, unjudged: nothing said it was wrong).
  *
  * <pre>
  * new Canary(10_000, 0.05, 20)   // 10 s; back out at 5 points more 5xx than the old code, after 20 answers
@@ -31,6 +34,11 @@ public record Canary(long millis, double maxErrorRate, int minAnswers) {
             return 1;
         }
         return FIRST_SHARE + (1 - FIRST_SHARE) * elapsedMillis / (double) millis;
+    }
+
+    /** Whether the new version has taken over, {@code elapsedMillis} into the canary, with these answers. */
+    boolean over(Canary.Tally next, long elapsedMillis) {
+        return elapsedMillis >= millis && (next.answers() >= minAnswers || elapsedMillis >= 2 * millis);
     }
 
     /** Whether the new version's answers are bad enough, against the old one's, to roll it back. */

@@ -10,7 +10,7 @@ import org.nettyrack.core.ResponseSink;
  * One version of the application taking over from another behind an {@link AppSwitch}, as
  * its {@link Canary} says: each new request goes to the new version with the canary's share
  * of the moment, else to the old one, and both are counted. It ends once, in an
- * {@link Outcome}: {@code SWITCHED} when the canary's time has passed, {@code ROLLED_BACK} as
+ * {@link Outcome}: {@code SWITCHED} when the canary is over ({@link Canary#over}), {@code ROLLED_BACK} as
  * soon as the new version's answers fail it. Then the switch serves the winner alone, and
  * the loser may be released once {@link Outcome#awaitIdle} says its requests are done.
  *
@@ -75,9 +75,9 @@ public final class Rollout {
         return decided() != null ? 1 : canary.share(clockMillis.getAsLong() - started);
     }
 
-    /** The outcome if there is one now: decided already, or switched because the canary's time passed; else null. */
+    /** The outcome if there is one now: decided already, or switched because the canary is over; else null. */
     public synchronized Outcome poll() {
-        if (outcome == null && clockMillis.getAsLong() - started >= canary.millis()) {
+        if (outcome == null && canary.over(next.tally(), clockMillis.getAsLong() - started)) {
             decide(Result.SWITCHED);
         }
         return outcome;
@@ -87,7 +87,7 @@ public final class Rollout {
     public synchronized Outcome await() throws InterruptedException {
         while (poll() == null) {
             long left = canary.millis() - (clockMillis.getAsLong() - started);
-            wait(Math.max(1, Math.min(left, MAX_WAIT_MILLIS)));
+            wait(left > 0 ? Math.min(left, MAX_WAIT_MILLIS) : MAX_WAIT_MILLIS);
         }
         return outcome;
     }

@@ -82,6 +82,7 @@ class AppSwitchTest {
         assertTrue(next.served.get() > 800 && next.served.get() < 1_200, "about half, got " + next.served.get());
         assertNull(rollout.poll(), "undecided before the canary's end");
         now.addAndGet(5_000);
+        assertTrue(next.served.get() >= 20, "enough answers to judge");
         Rollout.Outcome outcome = rollout.poll();
         assertTrue(outcome.switched());
         assertEquals(2, outcome.generation());
@@ -135,6 +136,34 @@ class AppSwitchTest {
         serve(app, 400);
         assertNull(rollout.poll(), "both answer 5xx alike: no rollback");
         now.addAndGet(5_000);
+        assertTrue(rollout.poll().switched());
+    }
+
+    @Test
+    void withTooFewAnswersToJudgeTheNewVersionGetsEveryRequestUntilItHasThem() {
+        Version old = new Version(200);
+        Version broken = new Version(500);
+        AppSwitch app = switchOver(old);
+        draw = 0.99; // the old version's, until the share is all
+        Rollout rollout = app.begin(broken, new Canary(10_000, 0.05, 20));
+        serve(app, 50);
+        now.addAndGet(10_000);
+        assertNull(rollout.poll(), "no answer of the new code yet: not over");
+        assertEquals(1.0, rollout.share());
+        serve(app, 19);
+        assertNull(rollout.poll(), "19 answers: not judged yet");
+        serve(app, 1);
+        assertEquals(Rollout.Result.ROLLED_BACK, rollout.poll().result());
+        assertEquals("new code 20 of 20 answers 5xx, old code 0 of 50 answers 5xx", rollout.poll().tallies());
+    }
+
+    @Test
+    void withNoTrafficTheNewVersionStaysOnceTheCanaryTimeHasPassedTwice() {
+        AppSwitch app = switchOver(new Version(200));
+        Rollout rollout = app.begin(new Version(200), new Canary(10_000, 0.05, 20));
+        now.addAndGet(19_999);
+        assertNull(rollout.poll());
+        now.addAndGet(1);
         assertTrue(rollout.poll().switched());
     }
 
