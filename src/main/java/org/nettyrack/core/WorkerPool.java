@@ -24,6 +24,11 @@ import java.util.function.DoubleSupplier;
  * <p>With extra threads, a timer asks {@link WaitingThreads} every {@link #STEP_MILLIS} ms how
  * many threads may run, from the load and the machine's CPU use: past the maximum while
  * requests queue on threads that wait rather than compute.
+ *
+ * <p>{@link #renewThreads} replaces every thread, each once it has finished its task (Tomcat
+ * renews its threads after a web app stops, for the same reason): a JRuby runtime that was
+ * replaced leaves its per-thread state on each thread that ran it, in a ThreadLocal that only
+ * that thread can clear or its end drops.
  */
 public final class WorkerPool implements Workers {
     /** How often the limit of a pool with extra threads is reconsidered. */
@@ -37,6 +42,7 @@ public final class WorkerPool implements Workers {
     private final int minThreads;
     private final WaitingThreads waiting;
     private final ScheduledExecutorService sizer;
+    private final AtomicInteger threadGeneration = new AtomicInteger();
 
     /** How busy the pool is at one moment: threads running a task, alive, at most; tasks waiting. */
     public record Load(int busy, int threads, int maxThreads, int queued) {
@@ -63,7 +69,7 @@ public final class WorkerPool implements Workers {
         this.waiting = new WaitingThreads(maxThreads, extraThreads);
         GrowFirstQueue queue = new GrowFirstQueue();
         this.executor = new ThreadPoolExecutor(minThreads, maxThreads, 60, TimeUnit.SECONDS, queue,
-            new NamedThreads(alive, threadStart), (task, pool) -> {
+            new NamedThreads(alive, threadStart, threadGeneration), (task, pool) -> {
                 if (pool.isShutdown() || !queue.force(task)) { // unbounded: refuses only when stopped
                     throw new RejectedExecutionException("worker queue full");
                 }
@@ -155,10 +161,28 @@ public final class WorkerPool implements Workers {
                     running.decrementAndGet();
                     submitted.decrementAndGet();
                 }
+                if (((Worker) Thread.currentThread()).generation != threadGeneration.get()) {
+                    throw Worker.RENEWED; // the executor starts another thread in this one's place
+                }
             });
         } catch (RejectedExecutionException e) {
             submitted.decrementAndGet();
             throw e;
+        }
+    }
+
+    /**
+     * Replaces every thread alive now with a new one, each as soon as it has finished the task
+     * it runs or, when idle, the next one: idle threads get one task that does nothing.
+     */
+    public void renewThreads() {
+        threadGeneration.incrementAndGet();
+        for (int i = alive.get(); i > 0; i--) {
+            try {
+                execute(() -> { });
+            } catch (RejectedExecutionException stopped) {
+                return;
+            }
         }
     }
 
@@ -211,27 +235,48 @@ public final class WorkerPool implements Workers {
         }
     }
 
+    /** A worker thread, and the {@link #renewThreads} generation it was started in. */
+    private static final class Worker extends Thread {
+        /** Ends a renewed thread's loop in the executor; never reported. */
+        static final RuntimeException RENEWED = new RuntimeException("worker thread renewed", null, false, false) {
+            private static final long serialVersionUID = 1L;
+        };
+
+        final int generation;
+
+        Worker(Runnable body, String name, int generation) {
+            super(body, name);
+            this.generation = generation;
+        }
+    }
+
     private static final class NamedThreads implements ThreadFactory {
         private final AtomicInteger count = new AtomicInteger();
         private final AtomicInteger alive;
         private final Runnable threadStart;
+        private final AtomicInteger generation;
 
-        NamedThreads(AtomicInteger alive, Runnable threadStart) {
+        NamedThreads(AtomicInteger alive, Runnable threadStart, AtomicInteger generation) {
             this.alive = alive;
             this.threadStart = threadStart;
+            this.generation = generation;
         }
 
         @Override
         public Thread newThread(Runnable r) {
             alive.incrementAndGet();
-            Thread t = new Thread(() -> {
+            Thread t = new Worker(() -> {
                 try {
                     threadStart.run();
                     r.run();
+                } catch (RuntimeException e) {
+                    if (e != Worker.RENEWED) {
+                        throw e;
+                    }
                 } finally {
                     alive.decrementAndGet();
                 }
-            }, "nettyrack-worker-" + count.incrementAndGet());
+            }, "nettyrack-worker-" + count.incrementAndGet(), generation.get());
             t.setDaemon(true);
             return t;
         }

@@ -239,6 +239,14 @@ public final class NettyServer {
             pubsub == null ? null : pubsub.state());
     }
 
+    /**
+     * Replaces every worker thread once it has finished its task ({@link WorkerPool#renewThreads}):
+     * after a reload, so that a replaced runtime's per-thread state goes with the threads that ran it.
+     */
+    public void renewWorkers() {
+        pool.renewThreads();
+    }
+
     /** Where {@code POST /stop} and {@code POST /restart} go: the launcher waits on them as it waits for signals. */
     public Orders orders() {
         return orders;

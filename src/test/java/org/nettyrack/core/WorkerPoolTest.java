@@ -138,6 +138,43 @@ class WorkerPoolTest {
         assertEquals(0, sizerThreads(), "no sizer left once shutdown returned (containers look for leaked threads then)");
     }
 
+    @Test
+    void renewsEveryThreadOnceItsTaskIsDoneAndKeepsRunningTasks() throws InterruptedException {
+        WorkerPool pool = new WorkerPool(2, 4, 10);
+        java.util.Set<Thread> before = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch finished = new CountDownLatch(1);
+        assertTrue(pool.submit(() -> {
+            before.add(Thread.currentThread());
+            busy.countDown();
+            await(release);
+            finished.countDown();
+        }));
+        assertTrue(busy.await(5, TimeUnit.SECONDS));
+        pool.renewThreads();
+        release.countDown();
+        assertTrue(finished.await(5, TimeUnit.SECONDS), "the task running during the renewal finished");
+        for (Thread old : before) {
+            old.join(5_000);
+            assertFalse(old.isAlive(), old.getName() + " was renewed");
+        }
+        java.util.Set<Thread> after = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        CountDownLatch ran = new CountDownLatch(2);
+        CountDownLatch hold = new CountDownLatch(1);
+        for (int i = 0; i < 2; i++) {
+            assertTrue(pool.submit(() -> {
+                after.add(Thread.currentThread());
+                ran.countDown();
+                await(hold);
+            }));
+        }
+        assertTrue(ran.await(5, TimeUnit.SECONDS), "new threads run tasks");
+        hold.countDown();
+        assertTrue(after.stream().noneMatch(before::contains));
+        assertTrue(pool.shutdown(5_000));
+    }
+
     private static long sizerThreads() {
         return Thread.getAllStackTraces().keySet().stream()
             .filter(t -> t.getName().equals("nettyrack-pool-sizer") && t.isAlive()).count();
