@@ -27,9 +27,13 @@ module Nettyrack
     false
   end
 
-  if JARS.any? { |jar| File.basename(jar) == "nettyrack.jar" }
+  # A reloaded app's runtime (ReloadedApp) sits on the serving runtime's class loader, which
+  # has the classes already: its jars are not added a second time.
+  if classes_loaded?
+    nil
+  elsif JARS.any? { |jar| File.basename(jar) == "nettyrack.jar" }
     JARS.each { |jar| require jar }
-  elsif !classes_loaded?
+  else
     raise LoadError, "nettyrack.jar is missing from #{File.join(__dir__, 'nettyrack', 'jars')}; " \
                      "build it with: rake jar (mvn -B -q -DskipTests package)"
   end

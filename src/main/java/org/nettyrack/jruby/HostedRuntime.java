@@ -154,7 +154,7 @@ final class HostedRuntime implements HostedApp {
     }
 
     /** A nettyrack error's own message; anything else with its class. */
-    private static String describe(Ruby runtime, RaiseException e) {
+    static String describe(Ruby runtime, RaiseException e) {
         IRubyObject error = e.getException();
         IRubyObject ours = runtime.getModule("Nettyrack").getConstantAt("Error");
         if (ours != null && error.getMetaClass().isKindOfModule((org.jruby.RubyModule) ours)) {

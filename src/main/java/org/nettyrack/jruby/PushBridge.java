@@ -1,5 +1,8 @@
 package org.nettyrack.jruby;
 
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jcodings.specific.ASCIIEncoding;
 import org.jcodings.specific.UTF8Encoding;
 import org.jruby.Ruby;
@@ -35,12 +38,37 @@ final class PushBridge {
     private final AppErrors errors;
     private final PubSub pubsub;
     private final RubyClass clientClass;
+    /** The connections open now (on_open called, on_close not yet), for {@link #sendAway}. */
+    private final Set<PushConnection> open = ConcurrentHashMap.newKeySet();
 
     PushBridge(Ruby runtime, AppErrors errors, PubSub pubsub) {
         this.runtime = runtime;
         this.errors = errors;
         this.pubsub = pubsub;
         this.clientClass = NettyrackLibrary.clientClass(runtime);
+    }
+
+    /**
+     * Sends every connection of this runtime away ({@code on_shutdown}, then 1001), those that
+     * open meanwhile too, and waits until all have ended; false if {@code timeoutMillis} passed first.
+     */
+    boolean sendAway(long timeoutMillis) throws InterruptedException {
+        Set<PushConnection> asked = new HashSet<>();
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        while (true) {
+            for (PushConnection connection : open) {
+                if (asked.add(connection)) {
+                    connection.shutdown();
+                }
+            }
+            if (open.isEmpty()) {
+                return true;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(10);
+        }
     }
 
     /** An endpoint for one accepted upgrade; called on the worker that ran the app. */
@@ -74,6 +102,7 @@ final class PushBridge {
 
         @Override
         public void onOpen(PushConnection connection) {
+            open.add(connection);
             client.bind(new PushClient(connection, pubsub));
             call(onOpen, "on_open");
         }
@@ -109,6 +138,7 @@ final class PushBridge {
                 call(onClose, "on_close");
             } finally {
                 client.closed();
+                open.remove(connection);
             }
         }
 

@@ -72,6 +72,15 @@ public final class RackBridge implements RackHandler {
         this.hijacks = new RackHijack(runtime, keys);
     }
 
+    /**
+     * This version of the application is being replaced (a reload): its push clients get
+     * {@code on_shutdown} and 1001, as on a stop. True once all of them have ended, false if
+     * {@code timeoutMillis} passed first.
+     */
+    public boolean sendPushClientsAway(long timeoutMillis) throws InterruptedException {
+        return pushBridge.sendAway(timeoutMillis);
+    }
+
     @Override
     public Map<Long, List<String>> backtraces() {
         return backtraces.collect();
