@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require "json"
 require "net/http"
 require "socket"
 require_relative "bind"
@@ -68,7 +69,16 @@ module Nettyrack
         raise Failure, "the control endpoint at #{address} refused #{@token ? 'the token' : 'a request without a token'} " \
                        "(403); pass the token the server printed at boot with --control-token or $NETTYRACK_CONTROL_TOKEN"
       end
+      raise Failure, "#{refusal(response.body)} (409)" if response.code == "409"
+
       raise Failure, "the control endpoint at #{address} answered #{response.code}: #{response.body.to_s.strip}"
+    end
+
+    # The error a refusal carries ({"error":"..."}), else its body.
+    def refusal(body)
+      JSON.parse(body.to_s).fetch("error", body.to_s.strip)
+    rescue JSON::ParserError
+      body.to_s.strip
     end
 
     def address

@@ -5,28 +5,32 @@ require "optparse"
 require_relative "control"
 require_relative "coerce"
 require_relative "control_client"
+require_relative "reload_wait"
 require_relative "restart_wait"
 require_relative "dsl"
 require_relative "errors"
 require_relative "state_file"
 
 module Nettyrack
-  # `nettyrack ctl [options] stats|thread-backtraces|stop|restart`, from ARGV to an exit status,
+  # `nettyrack ctl [options] stats|thread-backtraces|stop|restart|reload-app`, from ARGV to an exit status,
   # like Puma's pumactl: where the control endpoint is and its token come from the flags, else
   # $NETTYRACK_CONTROL_URL / $NETTYRACK_CONTROL_TOKEN, else the state file the server wrote
   # (-S FILE, or the config file's state_path), else the config file the server reads (-C
   # FILE, else config/nettyrack.rb or config/puma.rb, as the server finds it); then one request (ControlClient), and its answer on stdout: stats and thread
   # backtraces as pretty JSON, "stop requested" for stop. restart asks for a hot restart, then
   # (RestartWait) waits until a new process answers on the endpoint, or the old one says the
-  # restart failed: "restarted: pid 4242 replaced by pid 4310". Trouble is one line on stderr
-  # and status 1.
+  # restart failed: "restarted: pid 4242 replaced by pid 4310". reload-app asks for a reload of
+  # the app inside the server's JVM, then (ReloadWait) waits until it ends and says how: "done:
+  # generation 2 serves ..." and status 0, or why not (rolled back, failed, refused) and status 1.
+  # Trouble is one line on stderr and status 1.
   # Pure Ruby: no jars, no JVM-heavy work, so it starts fast.
   #
   # Flow: bin/nettyrack ctl → here (flags, ENV, config file via DSL) → ControlClient / RestartWait →
   #   exit status.
   class Ctl
     COMMANDS = { "stats" => [:get, "/stats"], "thread-backtraces" => [:get, "/thread-backtraces"],
-                 "stop" => [:post, "/stop"], "restart" => [:post, "/restart"] }.freeze
+                 "stop" => [:post, "/stop"], "restart" => [:post, "/restart"],
+                 "reload-app" => [:post, "/reload-app"] }.freeze
     RESTART_WAIT = 300
 
     def initialize(argv, env: ENV, out: $stdout, err: $stderr)
@@ -45,6 +49,7 @@ module Nettyrack
       url, token = target
       client = ControlClient.new(url, token)
       return restart(client) if command == "restart"
+      return reload(client) if command == "reload-app"
 
       answer(command, client.call(verb, path))
     rescue Error => e
@@ -71,7 +76,8 @@ module Nettyrack
     def parser
       @parser ||= OptionParser.new(nil, 30) do |opts|
         opts.banner = "Usage: nettyrack ctl [options] #{COMMANDS.keys.join('|')}\n\n" \
-                      "Asks a running nettyrack for its stats or thread backtraces, or to stop (gracefully)."
+                      "Asks a running nettyrack for its stats or thread backtraces, to stop (gracefully),\n" \
+                      "to restart (a new process) or to reload its app (inside its JVM)."
         opts.separator ""
         opts.on("--control-url URL", "the server's --control-url, tcp://HOST:PORT",
                 "or unix:///PATH ($NETTYRACK_CONTROL_URL)") do |value|
@@ -87,7 +93,8 @@ module Nettyrack
                 "server's config file (default: config/nettyrack.rb, else config/puma.rb)") do |value|
           @flags[:config] = value
         end
-        opts.on("--wait SECONDS", "restart: how long to wait for the new process (default #{RESTART_WAIT}; 0: not at all)") do |value|
+        opts.on("--wait SECONDS", "restart, reload-app: how long to wait for the new process",
+                "or code (default #{RESTART_WAIT}; 0: not at all)") do |value|
           @flags[:wait] = Coerce.seconds(value)
         rescue ConfigError => e
           raise ConfigError, "invalid --wait: #{e.message}"
@@ -146,6 +153,17 @@ module Nettyrack
       return say("restart requested (pid #{before})") if wait.zero?
 
       say("restarted: pid #{before} replaced by pid #{RestartWait.new(client, before).until_replaced(wait)}")
+    end
+
+    def reload(client)
+      client.call(:post, "/reload-app")
+      wait = @flags.fetch(:wait, RESTART_WAIT)
+      return say("reload requested") if wait.zero?
+
+      done, status = ReloadWait.new(client).until_ended(wait)
+      return say("reloaded: #{status.delete_prefix('done: ')}") if done
+
+      raise ControlClient::Failure, "reload #{status}"
     end
 
     def answer(command, body)

@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "app_reload"
 require_relative "boot_line"
 require_relative "hooks"
 require_relative "hot_restart"
@@ -20,7 +21,8 @@ module Nettyrack
   #   → warm-up, when there is one (a hot restart's new process: GET / at least)  warming
   #   → #serve; then the old process (a hot restart), systemd, the pid and state
   #     files and the boot lines are told; booted hooks; tmp/restart.txt watched  serving
-  #   → orders (Orders) until a stop; the hot restarts' are Restarts':
+  #   → orders (Orders) until a stop; reloads of the app in this JVM are AppReload's (:reload,
+  #     and :restart with restart_with :reload), the hot restarts' are Restarts':
   #       :restart  restart hooks, a new process is started   :failed  it will not serve: go on
   #                 (HotRestart)
   #       :served   it serves: hand the listeners over, drain  :stop    drain
@@ -39,8 +41,10 @@ module Nettyrack
     # restart: [program, *arguments], env, directory: how this process was started, for a hot restart.
     # files: the pid file and state file to write once serving (nil when not asked for); logs:
     # what SIGHUP reopens (StdioRedirect, the access log's File).
-    def initialize(config, inheritance:, files:, restart:, access_log:, out:, err:, logs: [])
+    # config_file: the config file the settings came from (nil: none), which a reload reads again.
+    def initialize(config, inheritance:, files:, restart:, access_log:, out:, err:, logs: [], config_file: nil)
       @config = config
+      @reload_check = ReloadCheck.new(config_file: config_file, env: restart.fetch(:env))
       @inheritance = inheritance
       @pidfile, @state_file = files.values_at(:pidfile, :state_file)
       @restart = restart
@@ -59,12 +63,14 @@ module Nettyrack
       server.remember_recent(@config[:warmup_sample]) if @config[:warmup] == :recent
       @orders.relay(server.orders) if server.control_url
       @restarts = restarts(server)
+      @reload = AppReload.new(server, @orders, @config, check: @reload_check, restarts: @restarts, say: method(:say), err: @err)
       reload = ReloadSignal.new(server, logs: @logs, out: @out, err: @err).trap
       stop = warm_up(server)
       stop ||= serving(server)
       finish(server, stop)
     ensure
       @watch&.stop
+      @reload&.finish
       reload&.restore
       @orders&.restore
     end
@@ -89,6 +95,7 @@ module Nettyrack
       relay = Thread.new { @orders.request(:warmed, "warm-up", future.get) }
       relay.name = "nettyrack-warmup"
       until (order = @orders.next).kind == :warmed
+        next @reload.queue(order, "while warming up") if order.kind == :reload
         next @restarts.queue(order, "while warming up", "follows once this process serves") unless order.kind == :stop
 
         server.cancel_warm_up
@@ -123,8 +130,10 @@ module Nettyrack
       @hooks.run(:booted)
       @watch = TmpRestart.new(@orders, err: @err).start if @config[:tmp_restart]
       @restarts.resume
+      @reload.resume
       loop do
-        done = @restarts.take(@orders.next)
+        order = @reload.take(@orders.next)
+        done = order && @restarts.take(order)
         return done if done
       end
     end

@@ -20,9 +20,12 @@ module Nettyrack
   #   restart_timeout  seconds a hot restart's new process has to serve, or it is given up
   #   restart_nice     how much lower in priority (nice) a hot restart's new process boots and
   #                    warms up than this one serves at; 0: the same
+  #   restart_with     :process (a hot restart) or :reload (AppReload) for a restart signal or a touch
+  #   reload_canary    seconds over which a reload's new code takes over new requests
+  #   reload_errors    points of 5xx answers more than the old code's at which a reload rolls back
   #   tmp_restart      a touch of tmp/restart.txt asks for a hot restart (TmpRestart)
   #
-  # Flow: SETTINGS rows → CLI / config file → Configuration → Lifetime, Warmup, HotRestart, Pidfile.
+  # Flow: SETTINGS rows → CLI / config file → Configuration → Lifetime, Warmup, HotRestart, AppReload, Pidfile.
   module RestartSettings
     ROWS = [
       Setting.new(:pidfile, nil, ->(value) { RestartSettings.pidfile(value) }, group: :restarts, flags: ["--pidfile FILE"],
@@ -46,6 +49,16 @@ module Nettyrack
       Setting.new(:restart_nice, 10, ->(value) { RestartSettings.restart_nice(value) }, group: :restarts,
                   flags: ["--restart-nice N"], help: ["a hot restart's new process boots and warms up at nice +N,",
                                                       "so this one keeps serving first (default %{default}; 0: the same)"]),
+      Setting.new(:restart_with, :process, ->(value) { RestartSettings.restart_with(value) }, group: :restarts,
+                  flags: ["--restart-with WAY"], help: ["what SIGUSR2, SIGUSR1 and tmp/restart.txt do: process, a",
+                                                        "hot restart (default); reload, the app reloaded in this",
+                                                        "JVM (nettyrack ctl reload-app does that always)"]),
+      Setting.new(:reload_canary, 10, ->(value) { RestartSettings.reload_canary(value) }, group: :restarts,
+                  flags: ["--reload-canary SECONDS"], help: ["a reload's new code gets a share of new requests growing",
+                                                             "from 1 % to all over this time (default %{default}s)"]),
+      Setting.new(:reload_errors, 5, ->(value) { RestartSettings.reload_errors(value) }, group: :restarts,
+                  flags: ["--reload-errors PERCENT"], help: ["roll a reload back when its new code answers this many",
+                                                             "points more 5xx than the old (default %{default})"]),
       Setting.new(:tmp_restart, false, :boolean, group: :restarts, flags: ["--[no-]tmp-restart"], bare: true,
                                                  help: ["hot restart when tmp/restart.txt is touched (Puma's",
                                                         "plugin :tmp_restart)"])
@@ -76,6 +89,26 @@ module Nettyrack
       raise ConfigError, "a warm-up sample holds 1 request or more, got #{count}" unless count.positive?
 
       count
+    end
+
+    # --restart-with process|reload: what a restart signal or a touch of tmp/restart.txt does.
+    def restart_with(value)
+      way = value.to_s.strip.downcase
+      return way.to_sym if %w[process reload].include?(way)
+
+      raise ConfigError, "unknown restart way #{value.to_s.inspect} (use process, a hot restart, or reload, " \
+                         "the app reloaded in this JVM)"
+    end
+
+    def reload_canary(value)
+      Coerce.seconds(value)
+    end
+
+    def reload_errors(value)
+      percent = Float(value.to_s.delete_suffix("%"), exception: false)
+      return percent if percent && percent >= 0 && percent <= 100
+
+      raise ConfigError, "#{value.to_s.inspect} is not a share of answers in percent (0 to 100)"
     end
 
     def restart_timeout(value)

@@ -47,6 +47,11 @@ module Nettyrack
       nil
     end
 
+    def in_progress? = @restart.in_progress?
+
+    # The new process of the hot restart in progress.
+    def pid = @restart.pid
+
     # The restarts queued while none could start are asked for again, as one.
     def resume
       @orders.request(:restart, @asked.take) if @asked.any?

@@ -20,14 +20,16 @@ module Nettyrack
   # hot restart (#handoff, #hand_over).
   #
   # Keywords (each read by Coerce, so "10m" works) → Configuration (defaults) → JavaConfig →
-  # ServerConfig; the app goes into a RackBridge, and both into a NettyServer, which owns the
+  # ServerConfig; the app goes into a RackBridge behind an AppSwitch, and both into a NettyServer, which owns the
   # sockets, event loops and worker threads (and the control endpoint's listener, when
   # control_url is given). Nothing is bound until #start.
   #
   # Flow: Launcher (Lifetime), RackHandler, HostedApp's door or specs → here → ServerKeywords →
   #   Configuration → JavaConfig → NettyServer (Java).
   class Server
-    attr_reader :configuration, :pubsub, :control_token
+    # booted_app: the RackBridge of the app given to .new; app_switch: the
+    # org.nettyrack.core.reload.AppSwitch in front of it, where a reload (AppReload) puts a new version.
+    attr_reader :configuration, :pubsub, :control_token, :booted_app, :app_switch
 
     # binds: tcp:// URIs, Binds or [host, port] pairs, in addition to host/port when those are given.
     # proxy_protocol: true when a load balancer opens every connection with a PROXY header.
@@ -47,8 +49,9 @@ module Nettyrack
       @pubsub = pubsub
       config = JavaConfig.build(**PoolCheck.fit(@configuration.server_options), control_token: @control_token&.value,
                                 access_log: access_log, error_log: errors)
-      bridge = Java::OrgNettyrackJruby::RackBridge.new(RailsTuning.app(app), errors, development, pubsub)
-      @netty = Java::OrgNettyrackNetty::NettyServer.new(config, bridge, pubsub)
+      @booted_app = Java::OrgNettyrackJruby::RackBridge.new(RailsTuning.app(app), errors, development, pubsub)
+      @app_switch = Java::OrgNettyrackCoreReload::AppSwitch.new(@booted_app)
+      @netty = Java::OrgNettyrackNetty::NettyServer.new(config, @app_switch, pubsub)
     end
 
     # Binds every address and starts serving; raises BindError naming an address it could not.
@@ -128,6 +131,12 @@ module Nettyrack
     # "OpenSSL (BoringSSL)" or "JDK": what serves the ssl:// listeners; nil without any.
     def tls_engine
       @netty.tls_engine
+    end
+
+    # Replaces every worker thread once it has finished its task: after a reload (AppReload),
+    # the replaced runtime's per-thread state goes with the threads that ran its code.
+    def renew_workers
+      @netty.renew_workers
     end
 
     # Stops accepting, lets in-flight requests finish within shutdown_timeout, closes the rest.

@@ -165,6 +165,17 @@ RSpec.describe Nettyrack::CLI do
       expect(settings("--warmup-sample", "1")).to eq(warmup_sample: 1)
     end
 
+    it "reads how restarts go and how a reload's canary judges" do
+      expect(settings("--restart-with", "reload", "--reload-canary", "30s", "--reload-errors", "2.5"))
+        .to eq(restart_with: :reload, reload_canary: 30, reload_errors: 2.5)
+      expect(settings("--restart-with", "process", "--reload-canary", "0", "--reload-errors", "0%"))
+        .to eq(restart_with: :process, reload_canary: 0, reload_errors: 0.0)
+      expect(error("--restart-with", "fork")).to eq('invalid --restart-with: unknown restart way "fork" (use process, a hot ' \
+                                                     "restart, or reload, the app reloaded in this JVM)")
+      expect(error("--reload-errors", "150")).to eq('invalid --reload-errors: "150" is not a share of answers in percent (0 to 100)')
+      expect(error("--reload-canary", "soon")).to start_with('invalid --reload-canary: "soon" is not a duration')
+    end
+
     it "takes a restart nice value from 0 to 19, and no other" do
       expect(settings("--restart-nice", "0")).to eq(restart_nice: 0)
       expect(settings("--restart-nice", "19")).to eq(restart_nice: 19)

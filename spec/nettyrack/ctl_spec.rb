@@ -67,6 +67,16 @@ RSpec.describe Nettyrack::Ctl do
     end
   end
 
+  it "asks for a reload, which the server's Orders pass on, and says no while one is under way" do
+    with_control(control_token: :none) do |server, url|
+      expect(ctl("--control-url", url, "--wait", "0", "reload-app")).to eq([0, "reload requested\n", ""])
+      expect(next_order(server)).to eq(["RELOAD", "control /reload-app"])
+      expect(server.lifecycle.reload).to eq("requested")
+      expect(ctl("--control-url", url, "reload-app"))
+        .to eq([1, "", "nettyrack ctl: a reload is under way already (requested) (409)\n"])
+    end
+  end
+
   it "talks to a control endpoint on a unix socket: stats, a wrong token, stop" do
     Dir.mktmpdir("nettyrack-ctl") do |dir|
       url = "unix://#{dir}/ctl.sock"
@@ -148,8 +158,10 @@ RSpec.describe Nettyrack::Ctl do
 
     it "without a URL, or a command, or with an unknown one" do
       expect(ctl("stats")[2]).to start_with("nettyrack ctl: no control URL: pass --control-url tcp://HOST:PORT")
-      expect(ctl[2]).to eq("nettyrack ctl: which command? stats, thread-backtraces, stop, restart (see nettyrack ctl --help)\n")
-      expect(ctl("reload")).to eq([1, "", "nettyrack ctl: unknown command reload (use stats, thread-backtraces, stop, restart)\n"])
+      expect(ctl[2]).to eq("nettyrack ctl: which command? stats, thread-backtraces, stop, restart, reload-app " \
+                           "(see nettyrack ctl --help)\n")
+      expect(ctl("reload")).to eq([1, "", "nettyrack ctl: unknown command reload " \
+                                          "(use stats, thread-backtraces, stop, restart, reload-app)\n"])
       expect(ctl("--wait", "soon", "restart")[2]).to eq("nettyrack ctl: invalid --wait: \"soon\" is not a duration " \
                                                        "(use seconds, or 500ms, 30s, 2m)\n")
     end

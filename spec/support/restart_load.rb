@@ -12,9 +12,11 @@ require "socket"
 #   load = RestartLoad.new(clients: 20) { TCPSocket.new("127.0.0.1", port) }.start
 #   load.wait_for(500)                 # answers, in total, within a bound
 #   load.wait_for_server("4321")       # until that pid has answered
-#   result = load.stop(timeout: 30)    # => answered, failed, by_server {"4242" => 900, "4321" => 700}, errors
+#   load.wait_for_version("2")         # until the code of VERSION 2 has answered (a reload)
+#   result = load.stop(timeout: 30)    # => answered, failed, by_server {"4242" => 900, "4321" => 700},
+#                                      #    by_version {"1" => 900, "2" => 700}, errors
 class RestartLoad
-  Result = Struct.new(:answered, :failed, :by_server, :errors, keyword_init: true)
+  Result = Struct.new(:answered, :failed, :by_server, :by_version, :errors, keyword_init: true)
   REQUEST = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 
   # The block opens one connection (TCP, TLS or unix).
@@ -25,6 +27,7 @@ class RestartLoad
     @answered = 0
     @failed = 0
     @by_server = Hash.new(0)
+    @by_version = Hash.new(0)
     @errors = []
     @stopping = false
   end
@@ -48,6 +51,15 @@ class RestartLoad
 
   def served_by(pid) = @lock.synchronize { @by_server[pid.to_s] }
 
+  # Until the code of +version+ (the body's word after "version") has answered +count+ requests.
+  def wait_for_version(version, count: 50, timeout: 120)
+    until_true(timeout, -> { "version #{version} answered #{by_version(version)} of #{count} requests" }) do
+      by_version(version) >= count
+    end
+  end
+
+  def by_version(version) = @lock.synchronize { @by_version[version.to_s] }
+
   # Clients finish the request they are in; the counts.
   def stop(timeout: 30)
     @stopping = true
@@ -55,7 +67,8 @@ class RestartLoad
     @threads.each do |thread|
       raise "a load client did not stop within #{timeout} s" unless thread.join([limit - Deadline.now, 0].max)
     end
-    @lock.synchronize { Result.new(answered: @answered, failed: @failed, by_server: @by_server.dup, errors: @errors.uniq) }
+    @lock.synchronize { Result.new(answered: @answered, failed: @failed, by_server: @by_server.dup,
+                                   by_version: @by_version.dup, errors: @errors.uniq) }
   end
 
   private
@@ -96,6 +109,7 @@ class RestartLoad
     @lock.synchronize do
       @answered += 1
       @by_server[body[/pid (\d+)/, 1].to_s] += 1
+      @by_version[body[/version (\S+)/, 1].to_s] += 1
     end
     head.match?(/^connection: *close/i) ? :close : :keep
   end

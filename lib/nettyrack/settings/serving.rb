@@ -79,9 +79,9 @@ module Nettyrack
       # [host, port] or a unix Bind; nil: none
       Setting.new(:control_url, nil, ->(value) { Control.url(value) }, group: :operations, flags: ["--control-url URL"],
                   help: ["serve GET /stats, GET /thread-backtraces, POST /stop,",
-                         "POST /restart, GET /ready, GET /health on tcp://HOST:PORT",
-                         "or unix:///PATH (keep it private: loopback, internal, or",
-                         "a socket only its users may open)"],
+                         "POST /restart, POST /reload-app, GET /ready, GET /health",
+                         "on tcp://HOST:PORT or unix:///PATH (keep it private:",
+                         "loopback, internal, or a socket only its users may open)"],
                   option: "control_url=URL",
                   option_help: "serve GET /stats, GET /thread-backtraces, POST /stop on tcp://HOST:PORT or unix:///PATH"),
       # nil: made up at boot; :none: no token asked for

@@ -1,0 +1,58 @@
+# frozen_string_literal: true
+
+require "digest"
+require_relative "dsl"
+
+module Nettyrack
+  # What a reload inside this JVM cannot take in, noted at boot and compared at each reload:
+  # the gems (Gemfile and its lock, Bundler's and the app directory's: the JVM's loaded gems
+  # and their jars stay), and the
+  # config file's settings other than the app itself (threads, binds, limits: the server was
+  # built with them). Each change it finds is named; a hot restart is the way to apply them.
+  #
+  #   check = ReloadCheck.new(config_file: "config/nettyrack.rb", env: ENV)
+  #   check.changes  # => [] or ["Gemfile.lock changed", "config/nettyrack.rb changed threads, port"]
+  #
+  # Flow: Lifetime (at boot) → here ← AppReload (before each reload).
+  class ReloadCheck
+    # Settings of the config file that a new runtime reads again, so they may change.
+    RELOADED = %i[app lowlevel_error_handler hooks not_applied].freeze
+
+    attr_reader :config_file
+
+    def initialize(config_file:, env:)
+      @config_file = config_file
+      # The Gemfile Bundler reads, and the app's own (a deploy changes that one even where
+      # BUNDLE_GEMFILE points elsewhere).
+      @gemfiles = [env["BUNDLE_GEMFILE"], File.expand_path("Gemfile")].compact.map { |path| File.expand_path(path) }.uniq
+      @gems = gems
+      @settings = settings
+    end
+
+    # The changes since boot that a reload cannot apply, in words; [] when there are none.
+    def changes
+      found = []
+      gems.each { |name, digest| found << "#{name} changed" unless @gems[name] == digest }
+      now = settings
+      changed = (@settings.keys | now.keys).reject { |key| @settings[key] == now[key] }
+      found << "#{@config_file} changed #{changed.join(', ')}" unless changed.empty?
+      found
+    rescue ConfigError => e
+      found << e.message
+    end
+
+    private
+
+    def gems
+      @gemfiles.flat_map { |path| [path, "#{path}.lock"] }.to_h do |path|
+        [path.delete_prefix("#{Dir.pwd}/"), File.file?(path) ? Digest::SHA256.file(path).hexdigest : nil]
+      end
+    end
+
+    def settings
+      return {} unless @config_file
+
+      DSL.load(@config_file).reject { |key, _| RELOADED.include?(key) }
+    end
+  end
+end
