@@ -8,12 +8,16 @@ package org.nettyrack.core.reload;
  * It has taken over once the time has passed and it has answered {@code minAnswers}; with so
  * little traffic that it has not, it gets every request, still judged, until it has, or until
  * the same time again has passed (then it stays, unjudged: nothing said it was wrong).
+ * Until then it runs at most {@code maxRunning} requests at once, the rest going to the old
+ * version: code that has not been compiled yet answers many times slower, and a share of
+ * requests it cannot keep up with would hold every worker thread.
  *
  * <pre>
- * new Canary(10_000, 0.05, 20)   // 10 s; back out at 5 points more 5xx than the old code, after 20 answers
+ * new Canary(30_000, 0.05, 20, 2)   // 30 s; back out at 5 points more 5xx than the old code, after 20
+ *                                   // answers; at most 2 requests at once on the new code until then
  * </pre>
  */
-public record Canary(long millis, double maxErrorRate, int minAnswers) {
+public record Canary(long millis, double maxErrorRate, int minAnswers, int maxRunning) {
     static final double FIRST_SHARE = 0.01;
 
     public Canary {
@@ -25,6 +29,9 @@ public record Canary(long millis, double maxErrorRate, int minAnswers) {
         }
         if (minAnswers < 1) {
             throw new IllegalArgumentException("a canary judges after 1 answer or more, got " + minAnswers);
+        }
+        if (maxRunning < 1) {
+            throw new IllegalArgumentException("a canary runs 1 request or more at once, got " + maxRunning);
         }
     }
 

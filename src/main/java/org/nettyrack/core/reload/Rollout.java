@@ -48,7 +48,7 @@ public final class Rollout {
 
     void route(RackRequest request, ResponseSink sink) {
         double share = canary.share(clockMillis.getAsLong() - started);
-        boolean toNext = share >= 1 || random.getAsDouble() < share;
+        boolean toNext = (share >= 1 || random.getAsDouble() < share) && next.running() < canary.maxRunning();
         Generation chosen = toNext ? next : old;
         chosen.enter(); // before the check: a loser is released only once no request is in it
         Outcome done = decided();

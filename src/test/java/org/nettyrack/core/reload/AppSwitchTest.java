@@ -71,7 +71,7 @@ class AppSwitchTest {
         Version next = new Version(200);
         AppSwitch app = switchOver(old);
         draw = Double.NaN; // seeded draws: the shares come out near the canary's
-        Rollout rollout = app.begin(next, new Canary(10_000, 0.05, 20));
+        Rollout rollout = app.begin(next, new Canary(10_000, 0.05, 20, 64));
         assertEquals(0.01, rollout.share(), 1e-9);
         serve(app, 2_000);
         assertTrue(next.served.get() < 100, "about 1 % at first, got " + next.served.get() + " of 2000");
@@ -99,7 +99,7 @@ class AppSwitchTest {
         Version old = new Version(200);
         Version broken = new Version(500);
         AppSwitch app = switchOver(old);
-        Rollout rollout = app.begin(broken, new Canary(10_000, 0.05, 20));
+        Rollout rollout = app.begin(broken, new Canary(10_000, 0.05, 20, 64));
         now.addAndGet(10_000 - 1); // the whole share, and the canary not over
         serve(app, 20);
         Rollout.Outcome outcome = rollout.await();
@@ -119,7 +119,7 @@ class AppSwitchTest {
             throw new IllegalStateException("boom");
         };
         AppSwitch app = switchOver(old);
-        Rollout rollout = app.begin(raising, new Canary(1_000, 0.05, 1));
+        Rollout rollout = app.begin(raising, new Canary(1_000, 0.05, 1, 64));
         now.addAndGet(1_000 - 1);
         assertThrows(IllegalStateException.class, () -> serve(app, 1));
         assertEquals(Rollout.Result.ROLLED_BACK, rollout.poll().result());
@@ -131,7 +131,7 @@ class AppSwitchTest {
         Version next = new Version(500);
         AppSwitch app = switchOver(old);
         draw = Double.NaN;
-        Rollout rollout = app.begin(next, new Canary(10_000, 0.05, 20));
+        Rollout rollout = app.begin(next, new Canary(10_000, 0.05, 20, 64));
         now.addAndGet(5_000);
         serve(app, 400);
         assertNull(rollout.poll(), "both answer 5xx alike: no rollback");
@@ -145,7 +145,7 @@ class AppSwitchTest {
         Version broken = new Version(500);
         AppSwitch app = switchOver(old);
         draw = 0.99; // the old version's, until the share is all
-        Rollout rollout = app.begin(broken, new Canary(10_000, 0.05, 20));
+        Rollout rollout = app.begin(broken, new Canary(10_000, 0.05, 20, 64));
         serve(app, 50);
         now.addAndGet(10_000);
         assertNull(rollout.poll(), "no answer of the new code yet: not over");
@@ -160,7 +160,7 @@ class AppSwitchTest {
     @Test
     void withNoTrafficTheNewVersionStaysOnceTheCanaryTimeHasPassedTwice() {
         AppSwitch app = switchOver(new Version(200));
-        Rollout rollout = app.begin(new Version(200), new Canary(10_000, 0.05, 20));
+        Rollout rollout = app.begin(new Version(200), new Canary(10_000, 0.05, 20, 64));
         now.addAndGet(19_999);
         assertNull(rollout.poll());
         now.addAndGet(1);
@@ -170,9 +170,9 @@ class AppSwitchTest {
     @Test
     void aSecondRolloutWaitsForTheFirstToEnd() {
         AppSwitch app = switchOver(new Version(200));
-        app.begin(new Version(200), new Canary(1_000, 0.05, 20));
+        app.begin(new Version(200), new Canary(1_000, 0.05, 20, 64));
         IllegalStateException refused = assertThrows(IllegalStateException.class,
-            () -> app.begin(new Version(200), new Canary(1_000, 0.05, 20)));
+            () -> app.begin(new Version(200), new Canary(1_000, 0.05, 20, 64)));
         assertEquals("a reload is under way already", refused.getMessage());
     }
 
@@ -193,7 +193,7 @@ class AppSwitchTest {
         Thread request = new Thread(() -> serve(app, 1));
         request.start();
         assertTrue(entered.await(10, TimeUnit.SECONDS), "the slow request never started");
-        Rollout rollout = app.begin(new Version(200), new Canary(0, 0.05, 20));
+        Rollout rollout = app.begin(new Version(200), new Canary(0, 0.05, 20, 64));
         Rollout.Outcome outcome = rollout.await();
         assertTrue(outcome.switched());
         assertFalse(outcome.awaitIdle(50), "the old version still runs a request");
@@ -204,13 +204,42 @@ class AppSwitchTest {
     }
 
     @Test
+    void theNewVersionRunsNoMoreThanItsLimitAtOnceWhileOnTrial() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RackHandler slow = (request, sink) -> {
+            entered.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            sink.respond(200, new ResponseHeaders(), new byte[0], 0, 0);
+        };
+        Version old = new Version(200);
+        AppSwitch app = switchOver(old);
+        app.begin(slow, new Canary(10_000, 0.05, 20, 1));
+        now.addAndGet(9_999); // a share of nearly all
+        Thread busy = new Thread(() -> serve(app, 1));
+        busy.start();
+        assertTrue(entered.await(10, TimeUnit.SECONDS), "the first request went to the new version");
+        assertEquals(200, serve(app, 5));
+        assertEquals(5, old.served.get(), "the new version runs one already: the others go to the old one");
+        release.countDown();
+        busy.join(10_000);
+        assertFalse(busy.isAlive());
+    }
+
+    @Test
     void canarySettingsOutOfRangeAreRefused() {
         assertEquals("a canary lasts 0 ms or more, got -1",
-            assertThrows(IllegalArgumentException.class, () -> new Canary(-1, 0.05, 20)).getMessage());
+            assertThrows(IllegalArgumentException.class, () -> new Canary(-1, 0.05, 20, 64)).getMessage());
         assertEquals("an error rate is between 0 and 1, got 1.5",
-            assertThrows(IllegalArgumentException.class, () -> new Canary(1, 1.5, 20)).getMessage());
+            assertThrows(IllegalArgumentException.class, () -> new Canary(1, 1.5, 20, 64)).getMessage());
         assertEquals("a canary judges after 1 answer or more, got 0",
-            assertThrows(IllegalArgumentException.class, () -> new Canary(1, 0.05, 0)).getMessage());
+            assertThrows(IllegalArgumentException.class, () -> new Canary(1, 0.05, 0, 64)).getMessage());
+        assertEquals("a canary runs 1 request or more at once, got 0",
+            assertThrows(IllegalArgumentException.class, () -> new Canary(1, 0.05, 20, 0)).getMessage());
     }
 
     /** Keeps the status of the answer. */
