@@ -53,7 +53,7 @@ module Nettyrack
                   flags: ["--restart-with WAY"], help: ["what SIGUSR2, SIGUSR1 and tmp/restart.txt do: process, a",
                                                         "hot restart (default); reload, the app reloaded in this",
                                                         "JVM (nettyrack ctl reload-app does that always)"]),
-      Setting.new(:reload_canary, 10, ->(value) { RestartSettings.reload_canary(value) }, group: :restarts,
+      Setting.new(:reload_canary, 30, ->(value) { RestartSettings.reload_canary(value) }, group: :restarts,
                   flags: ["--reload-canary SECONDS"], help: ["a reload's new code gets a share of new requests growing",
                                                              "from 1 % to all over this time (default %{default}s)"]),
       Setting.new(:reload_errors, 5, ->(value) { RestartSettings.reload_errors(value) }, group: :restarts,
