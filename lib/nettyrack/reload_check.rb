@@ -6,7 +6,8 @@ require_relative "dsl"
 module Nettyrack
   # What a reload inside this JVM cannot take in, noted at boot and compared at each reload:
   # the gems (Gemfile and its lock, Bundler's and the app directory's: the JVM's loaded gems
-  # and their jars stay), and the
+  # and their jars stay), the JVM's and JRuby's settings files in the app directory (read by
+  # JRuby's launcher when the JVM starts: .jruby.java_opts, .jrubyrc), and the
   # config file's settings other than the app itself (threads, binds, limits: the server was
   # built with them). Each change it finds is named; a hot restart is the way to apply them.
   #
@@ -17,6 +18,8 @@ module Nettyrack
   class ReloadCheck
     # Settings of the config file that a new runtime reads again, so they may change.
     RELOADED = %i[app lowlevel_error_handler hooks not_applied].freeze
+    # Read when the JVM starts, from the directory it starts in.
+    JVM_FILES = %w[.jruby.java_opts .jrubyrc].freeze
 
     attr_reader :config_file
 
@@ -24,15 +27,22 @@ module Nettyrack
       @config_file = config_file
       # The Gemfile Bundler reads, and the app's own (a deploy changes that one even where
       # BUNDLE_GEMFILE points elsewhere).
-      @gemfiles = [env["BUNDLE_GEMFILE"], File.expand_path("Gemfile")].compact.map { |path| File.expand_path(path) }.uniq
-      @gems = gems
-      @settings = settings
+      gemfiles = [env["BUNDLE_GEMFILE"], File.expand_path("Gemfile")].compact.map { |path| File.expand_path(path) }.uniq
+      @files = [*gemfiles.flat_map { |path| [path, "#{path}.lock"] }, *JVM_FILES.map { |name| File.expand_path(name) }]
+      @digests = digests
+      @settings = begin
+        settings
+      rescue ConfigError
+        nil # it loaded for the launcher a moment ago: a reload, not the boot, says so
+      end
     end
 
     # The changes since boot that a reload cannot apply, in words; [] when there are none.
     def changes
       found = []
-      gems.each { |name, digest| found << "#{name} changed" unless @gems[name] == digest }
+      digests.each { |name, digest| found << "#{name} changed" unless @digests[name] == digest }
+      return found << "#{@config_file} could not be read again at boot" if @settings.nil?
+
       now = settings
       changed = (@settings.keys | now.keys).reject { |key| @settings[key] == now[key] }
       found << "#{@config_file} changed #{changed.join(', ')}" unless changed.empty?
@@ -43,10 +53,8 @@ module Nettyrack
 
     private
 
-    def gems
-      @gemfiles.flat_map { |path| [path, "#{path}.lock"] }.to_h do |path|
-        [path.delete_prefix("#{Dir.pwd}/"), File.file?(path) ? Digest::SHA256.file(path).hexdigest : nil]
-      end
+    def digests
+      @files.to_h { |path| [path.delete_prefix("#{Dir.pwd}/"), File.file?(path) ? Digest::SHA256.file(path).hexdigest : nil] }
     end
 
     def settings

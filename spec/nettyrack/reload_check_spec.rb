@@ -19,7 +19,7 @@ RSpec.describe Nettyrack::ReloadCheck do
     end
   end
 
-  it "names a changed Gemfile.lock, the app directory's and Bundler's" do
+  it "names a changed Gemfile or lock, the app directory's and Bundler's, and JRuby's JVM options file" do
     in_app do |dir|
       File.write("Gemfile", "source 'https://rubygems.org'\n")
       bundler = File.join(dir, "elsewhere")
@@ -28,7 +28,8 @@ RSpec.describe Nettyrack::ReloadCheck do
       check = described_class.new(config_file: nil, env: { "BUNDLE_GEMFILE" => File.join(bundler, "Gemfile") })
       File.write("Gemfile.lock", "GEM\n  specs:\n")
       File.write(File.join(bundler, "Gemfile"), "gem 'rack', '~> 3'\n")
-      expect(check.changes).to eq(["elsewhere/Gemfile changed", "Gemfile.lock changed"])
+      File.write(".jruby.java_opts", "-Xmx2g\n")
+      expect(check.changes).to eq(["elsewhere/Gemfile changed", "Gemfile.lock changed", ".jruby.java_opts changed"])
     end
   end
 
