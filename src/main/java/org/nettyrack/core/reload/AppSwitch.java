@@ -23,22 +23,20 @@ import org.nettyrack.core.ResponseSink;
  * </pre>
  */
 public final class AppSwitch implements RackHandler {
-    private final LongSupplier clockNanos;
     private final LongSupplier clockMillis;
     private final DoubleSupplier random;
     private volatile Generation current;
     private volatile Rollout rollout;
 
     public AppSwitch(RackHandler first) {
-        this(first, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble());
+        this(first, () -> System.nanoTime() / 1_000_000L, () -> ThreadLocalRandom.current().nextDouble());
     }
 
-    /** With a clock in ns and a source of numbers in [0, 1) that pick each request's version. */
-    AppSwitch(RackHandler first, LongSupplier clockNanos, DoubleSupplier random) {
-        this.clockNanos = clockNanos;
-        this.clockMillis = () -> clockNanos.getAsLong() / 1_000_000L;
+    /** With a clock in ms and a source of numbers in [0, 1) that pick each request's version. */
+    AppSwitch(RackHandler first, LongSupplier clockMillis, DoubleSupplier random) {
+        this.clockMillis = clockMillis;
         this.random = random;
-        this.current = new Generation(first, 1, clockNanos);
+        this.current = new Generation(first, 1);
     }
 
     @Override
@@ -60,7 +58,7 @@ public final class AppSwitch implements RackHandler {
             throw new IllegalStateException("a reload is under way already");
         }
         Generation old = current;
-        Rollout started = new Rollout(old, new Generation(next, old.number + 1, clockNanos), canary, clockMillis, random,
+        Rollout started = new Rollout(old, new Generation(next, old.number + 1), canary, clockMillis, random,
             this::settle);
         rollout = started;
         return started;

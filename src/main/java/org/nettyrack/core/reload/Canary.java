@@ -5,11 +5,8 @@ package org.nettyrack.core.reload;
  * requests it gets grows in a straight line from 1 % to all of them over {@code millis}; if,
  * once it has answered {@code minAnswers}, the share of its answers that are 5xx passes the
  * old version's share over the same time by more than {@code maxErrorRate}, it is rolled back.
- * It has taken over once the time has passed, it has answered {@code minAnswers}, and it answers
- * about as fast as the old version lately ({@link #WARM_RATIO}; code the JIT has not compiled
- * yet answers many times slower, and would slow every request down once it got them all), or
- * once four times the time has passed all the same. With so little traffic that it has not
- * answered {@code minAnswers}, it gets every request, still judged, until it has, or until
+ * It has taken over once the time has passed and it has answered {@code minAnswers}; with so
+ * little traffic that it has not, it gets every request, still judged, until it has, or until
  * the same time again has passed (then it stays, unjudged: nothing said it was wrong).
  * Until then it runs at most {@code maxRunning} requests at once, the rest going to the old
  * version: code that has not been compiled yet answers many times slower, and a share of
@@ -22,10 +19,6 @@ package org.nettyrack.core.reload;
  */
 public record Canary(long millis, double maxErrorRate, int minAnswers, int maxRunning) {
     static final double FIRST_SHARE = 0.01;
-    /** How much of each new answer's time goes into a version's recent average. */
-    static final double RECENT_WEIGHT = 0.05;
-    /** Warm: the new version's recent answers take at most this many times the old version's. */
-    static final double WARM_RATIO = 1.5;
 
     public Canary {
         if (millis < 0) {
@@ -51,19 +44,8 @@ public record Canary(long millis, double maxErrorRate, int minAnswers, int maxRu
     }
 
     /** Whether the new version has taken over, {@code elapsedMillis} into the canary, with these answers. */
-    boolean over(Canary.Tally next, Canary.Tally old, long elapsedMillis) {
-        if (elapsedMillis < millis) {
-            return false;
-        }
-        if (next.answers() < minAnswers) {
-            return elapsedMillis >= 2 * millis;
-        }
-        return warm(next, old) || elapsedMillis >= 4 * millis;
-    }
-
-    /** Whether the new version answers about as fast as the old one lately (or the old one had no answer to compare). */
-    static boolean warm(Canary.Tally next, Canary.Tally old) {
-        return old.recentMicros() == 0 || next.recentMicros() <= WARM_RATIO * old.recentMicros();
+    boolean over(Canary.Tally next, long elapsedMillis) {
+        return elapsedMillis >= millis && (next.answers() >= minAnswers || elapsedMillis >= 2 * millis);
     }
 
     /** Whether the new version's answers are bad enough, against the old one's, to roll it back. */
@@ -71,12 +53,8 @@ public record Canary(long millis, double maxErrorRate, int minAnswers, int maxRu
         return next.answers() >= minAnswers && next.errorRate() - old.errorRate() > maxErrorRate;
     }
 
-    /** Answers, 5xx answers and the recent average of an answer's time (µs) of one version during a canary. */
-    record Tally(long answers, long errors, double recentMicros) {
-        Tally(long answers, long errors) {
-            this(answers, errors, 0);
-        }
-
+    /** Answers and 5xx answers of one version during a canary. */
+    record Tally(long answers, long errors) {
         double errorRate() {
             return answers == 0 ? 0 : errors / (double) answers;
         }

@@ -77,7 +77,7 @@ public final class Rollout {
 
     /** The outcome if there is one now: decided already, or switched because the canary is over; else null. */
     public synchronized Outcome poll() {
-        if (outcome == null && canary.over(next.tally(), old.tally(), clockMillis.getAsLong() - started)) {
+        if (outcome == null && canary.over(next.tally(), clockMillis.getAsLong() - started)) {
             decide(Result.SWITCHED);
         }
         return outcome;
