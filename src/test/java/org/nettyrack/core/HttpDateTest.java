@@ -27,6 +27,33 @@ class HttpDateTest {
     }
 
     @Test
+    void everyDayOfAMonthHasTwoDigitsAndReadsBack() {
+        for (int day = 1; day <= 31; day++) {
+            long second = ZonedDateTime.of(2026, 1, day, 9, 5, 7, 0, java.time.ZoneOffset.UTC).toEpochSecond();
+            String date = HttpDate.formatMillis(second * 1000 + 999);
+            assertEquals(String.format("%02d Jan 2026 09:05:07 GMT", day), date.substring(5), date);
+            assertEquals(second, HttpDate.parseSeconds(date), date);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', value = {
+        "Sun, 06 Nov 1994 08:49:37 GMT",   // IMF-fixdate
+        "Sunday, 06-Nov-94 08:49:37 GMT",  // obsolete RFC 850 format
+        "Sun Nov  6 08:49:37 1994",        // ANSI C's asctime() format
+        "Sun, 6 Nov 1994 08:49:37 GMT",    // a one-digit day, as Java's RFC 1123 formatter wrote it
+    })
+    void readsTheThreeFormsARecipientMustAccept(String value) {
+        assertEquals(784111777L, HttpDate.parseSeconds(value));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = ';', value = {"yesterday", "Sun, 06 Nov 1994", "1994-11-06T08:49:37Z", "Sun, 32 Nov 1994 08:49:37 GMT"})
+    void anythingElseIsNotADate(String value) {
+        assertEquals(-1, HttpDate.parseSeconds(value));
+    }
+
+    @Test
     void formatsOncePerSecond() {
         AtomicLong clock = new AtomicLong(784111777_000L);
         HttpDate date = new HttpDate(clock::get);

@@ -1,6 +1,7 @@
 package org.nettyrack.core.files;
 
 import java.util.function.Function;
+import org.nettyrack.core.HttpDate;
 
 /**
  * How to answer a GET or HEAD for a file whose length, modification time and validator are
@@ -27,7 +28,7 @@ public record FileAnswer(int status, long offset, long length, String contentRan
             }
         } else {
             String since = header.apply("if-modified-since");
-            long seconds = since == null ? -1 : HttpDates.parseSeconds(since);
+            long seconds = since == null ? -1 : HttpDate.parseSeconds(since);
             if (seconds >= 0 && lastModifiedMillis / 1000 <= seconds) {
                 return new FileAnswer(304, 0, 0, null);
             }
@@ -94,7 +95,7 @@ public record FileAnswer(int status, long offset, long length, String contentRan
         if (value.startsWith("\"")) {
             return value.equals(etag); // strong comparison: never a weak tag
         }
-        long seconds = HttpDates.parseSeconds(value);
+        long seconds = HttpDate.parseSeconds(value);
         return seconds >= 0 && seconds == lastModifiedMillis / 1000;
     }
 
@@ -118,9 +119,5 @@ public record FileAnswer(int status, long offset, long length, String contentRan
     public static String etag(long lastModifiedMillis, long length, String encoding) {
         return "\"" + Long.toHexString(lastModifiedMillis / 1000) + "-" + Long.toHexString(length)
             + (encoding == null ? "" : "-" + encoding) + "\"";
-    }
-
-    public static String httpDate(long epochMillis) {
-        return HttpDates.format(epochMillis);
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import org.nettyrack.core.HttpDate;
 
 /**
  * What an answer needs to know of one file, read at one moment: its length and modification
@@ -33,7 +34,7 @@ public record FileFacts(Path file, long size, long modified, String lastModified
         long modified = attributes.lastModifiedTime().toMillis();
         byte[] bytes = attributes.size() <= KEEP_BYTES ? Files.readAllBytes(file) : null;
         long size = bytes != null ? bytes.length : attributes.size(); // what was read is what is sent
-        return new FileFacts(file, size, modified, FileAnswer.httpDate(modified),
+        return new FileFacts(file, size, modified, HttpDate.formatMillis(modified),
             FileAnswer.etag(modified, size, encoding), bytes);
     }
 }

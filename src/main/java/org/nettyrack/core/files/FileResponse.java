@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.function.Function;
+import org.nettyrack.core.HttpDate;
 import org.nettyrack.core.ResponseHeaders;
 
 /**
@@ -76,12 +77,12 @@ public record FileResponse(int status, ResponseHeaders headers, Path file, long 
         }
         String lastModified = headers.get("last-modified");
         if (lastModified != null) {
-            long seconds = HttpDates.parseSeconds(lastModified);
+            long seconds = HttpDate.parseSeconds(lastModified);
             modified = seconds >= 0 ? seconds * 1000 : modified;
             headers.remove("last-modified");
         }
         headers.remove("etag");
-        return answer(file, headers, request, get, attributes.size(), modified, FileAnswer.httpDate(modified), etag, null);
+        return answer(file, headers, request, get, attributes.size(), modified, HttpDate.formatMillis(modified), etag, null);
     }
 
     private static FileResponse answer(Path file, ResponseHeaders headers, Function<String, String> request,

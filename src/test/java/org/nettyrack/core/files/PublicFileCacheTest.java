@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nettyrack.core.HttpDate;
 
 class PublicFileCacheTest {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
@@ -93,7 +94,7 @@ class PublicFileCacheTest {
         assertNull(file.brotli());
         assertEquals(2, file.gzip().size());
         assertEquals(FileAnswer.etag(file.gzip().modified(), 2, "gzip"), file.gzip().etag());
-        assertEquals(FileAnswer.httpDate(file.plain().modified()), file.plain().lastModified());
+        assertEquals(HttpDate.formatMillis(file.plain().modified()), file.plain().lastModified());
     }
 
     @Test
