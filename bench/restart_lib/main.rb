@@ -12,7 +12,7 @@ module RestartBench
   ROOT = File.expand_path("../..", __dir__)
   RESULTS = ENV.fetch("BENCH_RESULTS", File.join(ROOT, "bench/results"))
   CLIENT = File.join(ROOT, ".toolchain/restart-client")
-  ALL = %w[nettyrack-tcp nettyrack-tls nettyrack-unix nettyrack-stopstart puma-phased websocket].freeze
+  ALL = %w[nettyrack-tcp nettyrack-tls nettyrack-unix nettyrack-reload nettyrack-stopstart puma-phased websocket].freeze
   ONLY = ENV.fetch("BENCH_ONLY", ALL.join(",")).split(/[ ,]+/)
   DURATION = Integer(ENV.fetch("BENCH_DURATION", "420"))
   EVERY = Integer(ENV.fetch("BENCH_EVERY", "45"))

@@ -15,6 +15,7 @@ module RestartScenarios
     when "nettyrack-tcp" then HotRestart.new(app, log, :tcp)
     when "nettyrack-tls" then HotRestart.new(app, log, :tls)
     when "nettyrack-unix" then HotRestart.new(app, log, :unix)
+    when "nettyrack-reload" then Reload.new(app, log, :tcp)
     when "nettyrack-stopstart" then StopStart.new(app, log, :tcp)
     when "puma-phased" then PumaPhased.new(app, log)
     when "websocket" then WebSockets.new(app, log)
@@ -154,6 +155,16 @@ module RestartScenarios
       system("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
              "-keyout", "#{@app}/server.key", "-out", "#{@app}/server.pem", "-days", "2", "-subj", "/CN=localhost",
              "-addext", "subjectAltName=IP:127.0.0.1", out: File::NULL, err: File::NULL) or raise "openssl failed"
+    end
+  end
+
+  # The app reloaded inside the running JVM (--restart-with reload: kill -USR2 reloads): one
+  # process all along, a new JRuby runtime for each version.
+  class Reload < HotRestart
+    private
+
+    def command
+      super.insert(-2, "--restart-with", "reload")
     end
   end
 
