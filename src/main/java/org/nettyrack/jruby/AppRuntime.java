@@ -24,7 +24,7 @@ import org.nettyrack.core.push.PubSub;
  * ({@link RuntimeTeardown}).
  *
  * <pre>
- * AppRuntime next = AppRuntime.boot(JRuby.runtime, spec, pubsub, errors::println);   // BootFailure: one line
+ * AppRuntime next = AppRuntime.boot(parent, dir, env, loadPaths, spec, pubsub, false, log);  // BootFailure: one line
  * appSwitch.begin(next.handler(), canary) ... next.retire(30_000) once replaced in turn
  * </pre>
  */
@@ -79,11 +79,6 @@ public final class AppRuntime {
     /** Where its requests go. */
     public RackHandler handler() {
         return bridge;
-    }
-
-    /** This runtime's number, as JRuby names its threads (Ruby-N-...). */
-    public int number() {
-        return runtime.getRuntimeNumber();
     }
 
     /**

@@ -138,7 +138,9 @@ final class PushBridge {
                 call(onClose, "on_close");
             } finally {
                 client.closed();
-                open.remove(connection);
+                if (connection != null) { // a connection that failed before it opened has none
+                    open.remove(connection);
+                }
             }
         }
 
