@@ -176,11 +176,9 @@ class AppSwitchTest {
         assertEquals("a reload is under way already", refused.getMessage());
     }
 
-    @Test
-    void theLoserIsIdleOnlyOnceItsRunningRequestsAreDone() throws Exception {
-        CountDownLatch entered = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        RackHandler slow = (request, sink) -> {
+    /** A version whose answer waits until {@code release}, once it has said {@code entered}. */
+    private static RackHandler held(CountDownLatch entered, CountDownLatch release) {
+        return (request, sink) -> {
             entered.countDown();
             try {
                 release.await(10, TimeUnit.SECONDS);
@@ -189,6 +187,13 @@ class AppSwitchTest {
             }
             sink.respond(200, new ResponseHeaders(), new byte[0], 0, 0);
         };
+    }
+
+    @Test
+    void theLoserIsIdleOnlyOnceItsRunningRequestsAreDone() throws Exception {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        RackHandler slow = held(entered, release);
         AppSwitch app = switchOver(slow);
         Thread request = new Thread(() -> serve(app, 1));
         request.start();
@@ -207,15 +212,7 @@ class AppSwitchTest {
     void theNewVersionRunsNoMoreThanItsLimitAtOnceWhileOnTrial() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        RackHandler slow = (request, sink) -> {
-            entered.countDown();
-            try {
-                release.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            sink.respond(200, new ResponseHeaders(), new byte[0], 0, 0);
-        };
+        RackHandler slow = held(entered, release);
         Version old = new Version(200);
         AppSwitch app = switchOver(old);
         app.begin(slow, new Canary(10_000, 0.05, 20, 1));
