@@ -88,6 +88,7 @@ module Nettyrack
       path = cli.config_file || (DSL.find unless cli.no_config)
       file = path ? DSL.load(path) : {}
       @config_file = path
+      @config_layer = file
       config = Configuration.merge(Configuration.env_layer(@env), file, Configuration.port_layer(@env), cli.settings)
       if path && !cli.config_file && !config.quiet?
         say("nettyrack: settings from #{path} (found there; -C FILE for another, --no-config for none)")
@@ -109,7 +110,8 @@ module Nettyrack
       access_log = open_access_log(config.access_log)
       lifetime = Lifetime.new(config, inheritance: @inheritance, files: files, restart: @restart, access_log: access_log,
                                       logs: [redirect, access_log].grep_v(nil).reject { |log| log == @out },
-                                      out: @out, err: @err, config_file: @config_file)
+                                      out: @out, err: @err, config_file: @config_file,
+                                      config_layer: @config_layer)
       # The engine comes before the app loads: config.ru may publish.
       PubSubSetting.serving(config.pubsub, errors: @err) { lifetime.run(app(config)) }
     end

@@ -41,10 +41,12 @@ module Nettyrack
     # restart: [program, *arguments], env, directory: how this process was started, for a hot restart.
     # files: the pid file and state file to write once serving (nil when not asked for); logs:
     # what SIGHUP reopens (StdioRedirect, the access log's File).
-    # config_file: the config file the settings came from (nil: none), which a reload reads again.
-    def initialize(config, inheritance:, files:, restart:, access_log:, out:, err:, logs: [], config_file: nil)
+    # config_file: the config file the settings came from (nil: none), which a reload reads
+    # again, and config_layer what it said at boot.
+    def initialize(config, inheritance:, files:, restart:, access_log:, out:, err:, logs: [], config_file: nil,
+                   config_layer: {})
       @config = config
-      @reload_check = ReloadCheck.new(config_file: config_file, env: restart.fetch(:env))
+      @reload_check = ReloadCheck.new(config_file: config_file, layer: config_layer, env: restart.fetch(:env))
       @inheritance = inheritance
       @pidfile, @state_file = files.values_at(:pidfile, :state_file)
       @restart = restart

@@ -11,7 +11,7 @@ module Nettyrack
   # config file's settings other than the app itself (threads, binds, limits: the server was
   # built with them). Each change it finds is named; a hot restart is the way to apply them.
   #
-  #   check = ReloadCheck.new(config_file: "config/nettyrack.rb", env: ENV)
+  #   check = ReloadCheck.new(config_file: "config/nettyrack.rb", layer: DSL.load("config/nettyrack.rb"), env: ENV)
   #   check.changes  # => [] or ["Gemfile.lock changed", "config/nettyrack.rb changed threads, port"]
   #
   # Flow: Lifetime (at boot) → here ← AppReload (before each reload).
@@ -23,26 +23,21 @@ module Nettyrack
 
     attr_reader :config_file
 
-    def initialize(config_file:, env:)
+    # layer: what the launcher read from config_file at boot ({} without one).
+    def initialize(config_file:, layer:, env:)
       @config_file = config_file
       # The Gemfile Bundler reads, and the app's own (a deploy changes that one even where
       # BUNDLE_GEMFILE points elsewhere).
       gemfiles = [env["BUNDLE_GEMFILE"], File.expand_path("Gemfile")].compact.map { |path| File.expand_path(path) }.uniq
       @files = [*gemfiles.flat_map { |path| [path, "#{path}.lock"] }, *JVM_FILES.map { |name| File.expand_path(name) }]
       @digests = digests
-      @settings = begin
-        settings
-      rescue ConfigError
-        nil # it loaded for the launcher a moment ago: a reload, not the boot, says so
-      end
+      @settings = settings_of(layer)
     end
 
     # The changes since boot that a reload cannot apply, in words; [] when there are none.
     def changes
       found = []
       digests.each { |name, digest| found << "#{name} changed" unless @digests[name] == digest }
-      return found << "#{@config_file} could not be read again at boot" if @settings.nil?
-
       now = settings
       changed = (@settings.keys | now.keys).reject { |key| @settings[key] == now[key] }
       found << "#{@config_file} changed #{changed.join(', ')}" unless changed.empty?
@@ -58,9 +53,11 @@ module Nettyrack
     end
 
     def settings
-      return {} unless @config_file
+      @config_file ? settings_of(DSL.load(@config_file)) : {}
+    end
 
-      DSL.load(@config_file).reject { |key, _| RELOADED.include?(key) }
+    def settings_of(layer)
+      layer.reject { |key, _| RELOADED.include?(key) }
     end
   end
 end
