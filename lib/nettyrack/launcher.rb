@@ -87,7 +87,7 @@ module Nettyrack
     def configure(cli)
       path = cli.config_file || (DSL.find unless cli.no_config)
       file = path ? DSL.load(path) : {}
-      @config_file = path
+      @config_file = path && File.expand_path(path) # a reload reads it again, after the chdir to `directory`
       @config_layer = file
       config = Configuration.merge(Configuration.env_layer(@env), file, Configuration.port_layer(@env), cli.settings)
       if path && !cli.config_file && !config.quiet?
