@@ -3,7 +3,6 @@ package org.nettyrack.core;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
-import org.nettyrack.core.ops.Json;
 
 /** How {@link AccessLog} writes a request: one line each, ending in a newline. */
 public enum AccessLogFormat {

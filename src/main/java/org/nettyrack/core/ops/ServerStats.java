@@ -2,6 +2,7 @@ package org.nettyrack.core.ops;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
+import org.nettyrack.core.Json;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.push.PubSub;
 

@@ -20,8 +20,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Map;
+import org.nettyrack.core.Json;
 import org.nettyrack.core.ops.Control;
-import org.nettyrack.core.ops.Json;
 import org.nettyrack.core.ops.Lifecycle;
 
 /**

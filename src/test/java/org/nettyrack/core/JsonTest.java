@@ -1,4 +1,4 @@
-package org.nettyrack.core.ops;
+package org.nettyrack.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package org.nettyrack.core.ops;
+package org.nettyrack.core;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
