@@ -32,7 +32,7 @@ RSpec.describe "the Rack env of an app mounted below the root" do
       "method" => "GET", "target" => target, "scriptName" => script_name, "protocol" => "HTTP/1.1",
       "scheme" => "http", "remoteAddress" => "127.0.0.1", "remotePort" => 40_000, "localAddress" => "127.0.0.1",
       "localPort" => 8080, "body" => Java::OrgNettyrackCore::RequestBody::EMPTY,
-      "upgrade" => Java::OrgNettyrackCorePush::Upgrade::NONE, "hijackable" => false, "connectProtocol" => nil,
+      "upgrade" => Java::OrgNettyrackCore::Upgrade::NONE, "hijackable" => false, "connectProtocol" => nil,
       "toString" => "mounted request",
       "transportEnv" => java.util.HashMap.new(transport_env)
     }

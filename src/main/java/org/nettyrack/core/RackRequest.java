@@ -3,7 +3,6 @@ package org.nettyrack.core;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.nettyrack.core.push.Upgrade;
 
 /**
  * A complete request as the application sees it: the head as sent, the connection's

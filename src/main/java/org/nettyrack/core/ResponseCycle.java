@@ -1,7 +1,5 @@
 package org.nettyrack.core;
 
-import org.nettyrack.core.push.Upgrade;
-
 /**
  * The bookkeeping of one response that every door's {@link ResponseSink} keeps alike, whatever
  * writes the bytes: whether it has started (committed: its head left, or a whole answer was

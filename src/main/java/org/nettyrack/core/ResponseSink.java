@@ -73,7 +73,7 @@ public interface ResponseSink {
      * at once; the endpoint's callbacks come from the connection's {@link
      * org.nettyrack.core.push.PushSession}. Commits the response.
      */
-    void upgrade(int status, ResponseHeaders headers, org.nettyrack.core.push.PushEndpoint endpoint);
+    void upgrade(int status, ResponseHeaders headers, org.nettyrack.core.PushEndpoint endpoint);
 
     /**
      * Instead of a response: gives the connection to the application ({@code rack.hijack}),

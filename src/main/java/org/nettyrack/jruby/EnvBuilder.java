@@ -14,7 +14,7 @@ import org.jruby.runtime.builtin.IRubyObject;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.HostHeader;
 import org.nettyrack.core.RackRequest;
-import org.nettyrack.core.push.Upgrade;
+import org.nettyrack.core.Upgrade;
 
 /**
  * Builds the Rack env of a request: the constant entries (frozen keys and values made once),

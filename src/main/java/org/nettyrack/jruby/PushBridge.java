@@ -15,12 +15,12 @@ import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.runtime.callsite.CachingCallSite;
 import org.jruby.runtime.callsite.NormalCachingCallSite;
 import org.jruby.util.ByteList;
+import org.nettyrack.core.PushConnection;
+import org.nettyrack.core.PushEndpoint;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.push.PushClient;
-import org.nettyrack.core.push.PushConnection;
-import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.PushSession;
-import org.nettyrack.core.push.Upgrade;
 
 /**
  * The one place push enters Ruby, as {@link RackBridge} is for requests: adapts

@@ -16,8 +16,8 @@ import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.ResponseSink;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.PubSub;
-import org.nettyrack.core.push.Upgrade;
 
 /**
  * The one place a request enters Ruby ({@link PushBridge} is the one for push): a transport's

@@ -9,14 +9,14 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.nettyrack.core.PushConnection;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.IdlePolicy;
 import org.nettyrack.core.push.PushClose;
-import org.nettyrack.core.push.PushConnection;
 import org.nettyrack.core.push.PushLifecycle;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.SendBacklog;
 import org.nettyrack.core.push.SseEvent;
-import org.nettyrack.core.push.Upgrade;
 
 /**
  * The core's {@link PushConnection} on an async servlet response: one Server-Sent Events

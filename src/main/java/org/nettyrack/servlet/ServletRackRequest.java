@@ -9,7 +9,7 @@ import java.util.Map;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.RequestBody;
-import org.nettyrack.core.push.Upgrade;
+import org.nettyrack.core.Upgrade;
 
 /**
  * An {@link HttpServletRequest} as the core's {@link RackRequest}: the raw request URI and query

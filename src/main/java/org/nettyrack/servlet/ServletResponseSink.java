@@ -7,11 +7,11 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
+import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseCycle;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
-import org.nettyrack.core.push.PushEndpoint;
-import org.nettyrack.core.push.Upgrade;
+import org.nettyrack.core.Upgrade;
 
 /**
  * The core's {@link ResponseSink} over an {@link HttpServletResponse}, used from the door's

@@ -7,12 +7,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.core.push.PushEndpoint;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.PushSession;
-import org.nettyrack.core.push.Upgrade;
 import org.nettyrack.core.push.UpgradeRefusal;
 
 /**

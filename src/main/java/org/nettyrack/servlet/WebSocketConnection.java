@@ -8,13 +8,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import org.nettyrack.core.PushConnection;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.IdlePolicy;
 import org.nettyrack.core.push.PushClose;
-import org.nettyrack.core.push.PushConnection;
 import org.nettyrack.core.push.PushLifecycle;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.SendBacklog;
-import org.nettyrack.core.push.Upgrade;
 
 /**
  * The core's {@link PushConnection} on a Jakarta WebSocket {@link Session}: the container's

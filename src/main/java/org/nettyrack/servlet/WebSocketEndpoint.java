@@ -9,8 +9,8 @@ import jakarta.websocket.Session;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.PushSession;
 
 /**

@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.core.push.PushEndpoint;
 import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.UpgradeRefusal;
 

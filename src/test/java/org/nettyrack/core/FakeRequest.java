@@ -2,7 +2,6 @@ package org.nettyrack.core;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.nettyrack.core.push.Upgrade;
 
 /**
  * A request as a transport would adapt it, with only the core's defaults behind it: header

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.nettyrack.core.push.PushEndpoint;
 
 /**
  * A sink that writes down what it was asked ("respond 500 text/plain; charset=utf-8: body",

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.nettyrack.core.push.Upgrade;
 
 /** The rules both doors' sinks share: start once, finish once, truncation, upgrade preconditions. */
 class ResponseCycleTest {

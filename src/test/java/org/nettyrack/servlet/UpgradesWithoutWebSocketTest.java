@@ -17,7 +17,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.ServerConfig;
-import org.nettyrack.core.push.Upgrade;
+import org.nettyrack.core.Upgrade;
 
 /**
  * The door in a container without the Jakarta WebSocket API at all, as Jetty 12 is without its

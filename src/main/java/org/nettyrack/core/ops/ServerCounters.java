@@ -2,9 +2,9 @@ package org.nettyrack.core.ops;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.push.PubSub;
-import org.nettyrack.core.push.Upgrade;
 
 /**
  * The counts a transport keeps for {@link ServerStats} as it serves, each one atomic and cheap

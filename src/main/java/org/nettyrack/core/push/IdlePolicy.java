@@ -1,5 +1,7 @@
 package org.nettyrack.core.push;
 
+import org.nettyrack.core.Upgrade;
+
 /**
  * When an idle push connection gets a keep-alive and when a silent one is given up, for one
  * connection's timeout ({@code --push-timeout}, changed by {@code client.timeout =}):

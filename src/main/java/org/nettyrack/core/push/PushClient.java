@@ -5,6 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.nettyrack.core.PushConnection;
+import org.nettyrack.core.Upgrade;
 
 /**
  * What the application's {@code client} object does, without Ruby: writes (SSE data wrapped

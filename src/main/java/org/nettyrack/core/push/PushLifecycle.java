@@ -1,5 +1,7 @@
 package org.nettyrack.core.push;
 
+import org.nettyrack.core.Upgrade;
+
 /**
  * The life of one push connection, the same in every door: which step it is at, and which
  * step each event may take it to. The transport (Netty's {@code NettyPushConnection}, the

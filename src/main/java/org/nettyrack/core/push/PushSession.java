@@ -4,6 +4,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.PushConnection;
+import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.Workers;
 
 /**

@@ -1,6 +1,7 @@
 package org.nettyrack.core.push;
 
 import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.Workers;
 
 /**

@@ -3,9 +3,9 @@ package org.nettyrack.core.reload;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.nettyrack.core.Hijack;
+import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
-import org.nettyrack.core.push.PushEndpoint;
 
 /**
  * A request's sink during a rollout: passes everything on and keeps the status the answer

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.RequestBody;
-import org.nettyrack.core.push.Upgrade;
+import org.nettyrack.core.Upgrade;
 
 /**
  * A decoded Netty request head plus its fully read body, seen through the core's eyes. The

@@ -4,13 +4,13 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import org.nettyrack.core.PushConnection;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.IdlePolicy;
 import org.nettyrack.core.push.PushClose;
-import org.nettyrack.core.push.PushConnection;
 import org.nettyrack.core.push.PushLifecycle;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.SendBacklog;
-import org.nettyrack.core.push.Upgrade;
 
 /**
  * One upgraded connection as the application's client sees it, usable from any thread: the

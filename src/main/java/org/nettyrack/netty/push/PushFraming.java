@@ -11,8 +11,8 @@ import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.SseEvent;
-import org.nettyrack.core.push.Upgrade;
 
 /** How a push connection's messages, keep-alives and close look on the wire. */
 interface PushFraming {

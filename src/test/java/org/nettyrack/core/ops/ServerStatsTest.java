@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.push.PubSub;
-import org.nettyrack.core.push.Upgrade;
 
 /** The counters a transport feeds, the snapshot they make, and its JSON. */
 class ServerStatsTest {

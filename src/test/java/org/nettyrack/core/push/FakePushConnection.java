@@ -3,6 +3,8 @@ package org.nettyrack.core.push;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.nettyrack.core.PushConnection;
+import org.nettyrack.core.Upgrade;
 
 /** A transport that keeps what is sent ("text:hi" / "binary:..") and the tasks scheduled. */
 final class FakePushConnection implements PushConnection {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.IdlePolicy.Action;
 
 /** Keep-alives for idle connections, and when a silent WebSocket is given up. */

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.Upgrade;
 
 /** The client object's logic: how writes are framed and where subscribed messages go. */
 class PushClientTest {

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.PushLifecycle.Admission;
 import org.nettyrack.core.push.PushLifecycle.State;
-import org.junit.jupiter.api.Test;
 
 /**
  * Every step of a push connection's life, and every late event, as a transport drives it:

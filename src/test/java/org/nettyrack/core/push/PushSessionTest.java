@@ -18,6 +18,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.PushConnection;
+import org.nettyrack.core.PushEndpoint;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.Workers;
 

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.Consumer;
+import org.nettyrack.core.PushConnection;
+import org.nettyrack.core.PushEndpoint;
 
 /**
  * An endpoint that writes down its callbacks ("open", "text:hi", "binary:..", "drained",

@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.FakeRequest;
+import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
-import org.nettyrack.core.push.PushEndpoint;
 
 class AppSwitchTest {
     private final AtomicLong now = new AtomicLong(1_000);

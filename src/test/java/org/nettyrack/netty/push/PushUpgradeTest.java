@@ -24,9 +24,9 @@ import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.RequestBody;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.RecordingEndpoint;
 import org.nettyrack.core.push.SseEvent;
-import org.nettyrack.core.push.Upgrade;
 import org.nettyrack.netty.PipelineHarness;
 import org.nettyrack.netty.exchange.NettyRackRequest;
 

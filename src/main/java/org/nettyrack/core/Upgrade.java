@@ -1,7 +1,6 @@
-package org.nettyrack.core.push;
+package org.nettyrack.core;
 
 import java.util.List;
-import org.nettyrack.core.RackRequest;
 
 /**
  * What a request may be switched to, judged from its head alone before the application runs

@@ -1,8 +1,8 @@
-package org.nettyrack.core.push;
+package org.nettyrack.core;
 
 /**
  * The application's side of an upgraded connection: the bridge adapts the Rack handler
- * object ({@code env['rack.upgrade']}) to this. {@link PushSession} calls these on worker
+ * object ({@code env['rack.upgrade']}) to this. {@code PushSession} calls these on worker
  * threads, one at a time per connection and in event order; {@link #onClose} exactly once
  * and last, even when the connection failed before {@link #onOpen}.
  */

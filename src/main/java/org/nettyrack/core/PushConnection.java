@@ -1,4 +1,4 @@
-package org.nettyrack.core.push;
+package org.nettyrack.core;
 
 /**
  * The transport's side of an upgraded connection (a WebSocket, or an SSE stream), safe to use
@@ -10,11 +10,11 @@ package org.nettyrack.core.push;
  * <p>How a transport builds one (the Netty door's is {@code NettyPushConnection}; the servlet
  * door's, {@code WebSocketConnection} and {@code EventStreamConnection}, sit on a Jakarta
  * WebSocket session and an async response): it counts writes in
- * and out with a {@link SendBacklog} (the limit, 1008, {@code on_drained}), closes with the
- * {@link PushClose} codes, keeps its timeout in an {@link IdlePolicy} and asks it what to do
+ * and out with a {@code SendBacklog} (the limit, 1008, {@code on_drained}), closes with the
+ * {@code PushClose} codes, keeps its timeout in an {@code IdlePolicy} and asks it what to do
  * when its idle timers fire, and hands {@link #schedule} to the connection's
- * {@link PushSession}, to which it also reports what arrives. {@link PushHead} gives the
- * response head, {@link Upgrade#of} which requests qualify, {@link UpgradeRefusal} what an
+ * {@code PushSession}, to which it also reports what arrives. {@code PushHead} gives the
+ * response head, {@link Upgrade#of} which requests qualify, {@code UpgradeRefusal} what an
  * upgrade that cannot start gets.
  */
 public interface PushConnection {
@@ -22,7 +22,7 @@ public interface PushConnection {
 
     /**
      * Queues one message and returns at once. WebSocket: a text frame when {@code text}, else
-     * binary. SSE: bytes of already formatted events ({@link SseEvent}). The array becomes the
+     * binary. SSE: bytes of already formatted events ({@code SseEvent}). The array becomes the
      * transport's: the caller must not change it afterwards. False once closed or closing.
      */
     boolean send(byte[] data, boolean text);

@@ -1,4 +1,4 @@
-package org.nettyrack.core.push;
+package org.nettyrack.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -7,7 +7,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.nettyrack.core.FakeRequest;
 
 /** Which request heads may be upgraded, whichever door they came through. */
 class UpgradeTest {
