@@ -8,10 +8,10 @@ module Nettyrack
   # it. scheme is "tcp", "ssl" or "unix"; host and port for tcp and ssl, path for unix; params
   # the URI's query ("ssl://0.0.0.0:9443?cert=server.pem&key=server.key",
   # "unix:///run/app.sock?mode=0660"), String keys and values, each key known for its scheme.
-  # JavaConfig hands it to ServerConfig.Bind; the transport gives the params their meaning.
+  # JavaConfig hands it to org.nettyrack.core.config.Bind; the transport gives the params their meaning.
   #
   # Flow: CLI --bind / config file bind, port / Server.new binds → Coerce.bind → here → JavaConfig →
-  #   ServerConfig.Bind (Java).
+  #   org.nettyrack.core.config.Bind (Java).
   Bind = Struct.new(:scheme, :host, :port, :path, :params) do
     def self.tcp(host, port) = new("tcp", host.to_s, port, nil, {}.freeze)
 

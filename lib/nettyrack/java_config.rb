@@ -40,8 +40,8 @@ module Nettyrack
     end
 
     def java_bind(bind)
-      Java::OrgNettyrackCore::ServerConfig::Bind.new(bind.scheme, bind.host, bind.port || 0, bind.path,
-                                                     java.util.HashMap.new(bind.params))
+      Java::OrgNettyrackCoreConfig::Bind.new(bind.scheme, bind.host, bind.port || 0, bind.path,
+                                              java.util.HashMap.new(bind.params))
     end
 
     def control(builder, url, token)

@@ -4,7 +4,9 @@ import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.nettyrack.core.config.Bind;
 import org.nettyrack.core.config.Check;
+import org.nettyrack.core.config.ControlEndpoint;
 import org.nettyrack.core.config.ControlSettings;
 import org.nettyrack.core.config.FileSettings;
 import org.nettyrack.core.config.Http2Settings;
@@ -28,79 +30,6 @@ import org.nettyrack.core.config.WorkerSettings;
 public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits limits, Timeouts timeouts,
                            Http2Settings http2Settings, PushSettings push, FileSettings fileSettings, LogSettings logs,
                            ControlSettings controlSettings) {
-    /**
-     * One listener: scheme {@code tcp} or {@code ssl} with host and port (port 0 asks the OS
-     * for a free one), or {@code unix} with a socket path. params are the bind URI's query
-     * ({@code cert}, {@code key}, {@code mode}...), read by the transport that serves the scheme.
-     */
-    public record Bind(String scheme, String host, int port, String path, Map<String, String> params) {
-        public static final List<String> SCHEMES = List.of("tcp", "ssl", "unix");
-
-        public Bind {
-            params = Map.copyOf(params);
-        }
-
-        /** A cleartext {@code tcp://host:port} listener. */
-        public Bind(String host, int port) {
-            this("tcp", host, port, null, Map.of());
-        }
-
-        /** The same listener on another port (a port 0 once bound). */
-        public Bind withPort(int boundPort) {
-            return new Bind(scheme, host, boundPort, path, params);
-        }
-
-        public String url() {
-            if ("unix".equals(scheme)) {
-                return "unix://" + path;
-            }
-            return ("ssl".equals(scheme) ? "https" : "http") + "://"
-                + (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-        }
-
-        public void check() {
-            Check.that(SCHEMES.contains(scheme), "bind scheme must be one of " + SCHEMES + ", got " + scheme);
-            if ("unix".equals(scheme)) {
-                Check.that(path != null && !path.isEmpty(), "unix bind path must not be empty");
-                String mode = params.get("mode");
-                Check.that(mode == null || mode.matches("0?[0-7]{3}"),
-                    "unix bind mode must be octal permissions such as 0660, got " + mode);
-                String backlog = params.get("backlog");
-                Check.that(backlog == null || backlog.matches("[1-9][0-9]{0,4}") && Integer.parseInt(backlog) <= 65535,
-                    "unix bind backlog must be 1..65535, got " + backlog);
-                return;
-            }
-            Check.that(host != null && !host.isEmpty(), "bind host must not be empty");
-            Check.that(port >= 0 && port <= 65535, "port must be 0..65535, got " + port);
-        }
-    }
-
-    /**
-     * The control endpoint's listener ({@code tcp://host:port}, or a {@code unix} socket path)
-     * and the token a caller must show; a null token means none is asked for (an explicit
-     * opt-out on the Ruby side).
-     */
-    public record Control(Bind listener, String token) {
-        public Control(String host, int port, String token) {
-            this(new Bind(host, port), token);
-        }
-
-        public String host() {
-            return listener.host();
-        }
-
-        public int port() {
-            return listener.port();
-        }
-
-        /** Keeps the token out of logs and exception messages. */
-        @Override
-        public String toString() {
-            String where = "unix".equals(listener.scheme()) ? listener.url() : listener.host() + ":" + listener.port();
-            return "Control[" + where + (token == null ? ", no token]" : ", token]");
-        }
-    }
-
     /** Checks every record, in the order the settings were always checked; names the first bad value. */
     public ServerConfig {
         for (Runnable check : new Runnable[] {listen::check, workers::check, limits::check, timeouts::check,
@@ -164,7 +93,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         private OutputStream accessLog = LogSettings.DEFAULTS.accessLog();
         private AccessLogFormat accessLogFormat = LogSettings.DEFAULTS.accessLogFormat();
         private ErrorLog errorLog = LogSettings.DEFAULTS.errorLog();
-        private Control control = ControlSettings.DEFAULTS.control();
+        private ControlEndpoint control = ControlSettings.DEFAULTS.control();
         private long controlTimeoutMillis = ControlSettings.DEFAULTS.controlTimeoutMillis();
 
         private Builder() {
@@ -209,8 +138,8 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         public Builder earlyHints(boolean on) { earlyHints = on; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
         public Builder accessLogFormat(String name) { accessLogFormat = AccessLogFormat.named(name); return this; }
-        public Builder control(String host, int port, String token) { control = new Control(host, port, token); return this; }
-        public Builder control(Bind listener, String token) { control = new Control(listener, token); return this; }
+        public Builder control(String host, int port, String token) { control = new ControlEndpoint(host, port, token); return this; }
+        public Builder control(Bind listener, String token) { control = new ControlEndpoint(listener, token); return this; }
         public Builder controlTimeoutMillis(long ms) { controlTimeoutMillis = ms; return this; }
         public Builder errorLog(OutputStream out) { errorLog = out == null ? LogSettings.DEFAULTS.errorLog() : new ErrorLog(out); return this; }
 

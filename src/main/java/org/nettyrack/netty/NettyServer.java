@@ -11,22 +11,24 @@ import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.ThreadNice;
 import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.config.Bind;
+import org.nettyrack.core.config.ControlEndpoint;
 import org.nettyrack.core.config.WorkerSettings;
-import org.nettyrack.core.ops.ServerControl;
-import org.nettyrack.core.ops.ServerStats;
 import org.nettyrack.core.ops.Lifecycle;
 import org.nettyrack.core.ops.Orders;
+import org.nettyrack.core.ops.ServerControl;
+import org.nettyrack.core.ops.ServerStats;
 import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.warmup.RecentRequests;
 import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.WarmupReport;
-import org.nettyrack.netty.tls.TlsListeners;
-import org.nettyrack.netty.tls.TlsSetupException;
+import org.nettyrack.netty.control.ControlServer;
 import org.nettyrack.netty.listen.Handoff;
 import org.nettyrack.netty.listen.InheritedSockets;
 import org.nettyrack.netty.listen.Listeners;
 import org.nettyrack.netty.listen.Transport;
-import org.nettyrack.netty.control.ControlServer;
+import org.nettyrack.netty.tls.TlsListeners;
+import org.nettyrack.netty.tls.TlsSetupException;
 
 /**
  * A nettyrack server: listens on the configured addresses on Netty event loops (epoll on Linux,
@@ -103,7 +105,7 @@ public final class NettyServer {
         pool = new WorkerPool(workers.minThreads(), workers.maxThreads(), workers.waitThreads(), workers.queueSize(), nice::apply);
         state = new ServerState(config, handler, pool);
         loops = new ServerLoops(config, transport, new HttpPipeline(state));
-        for (ServerConfig.Bind bind : config.listen().binds()) {
+        for (Bind bind : config.listen().binds()) {
             try {
                 ServerBootstrap served = tls.of(bind) != null
                     ? loops.bootstrap.clone().childHandler(new HttpPipeline(state, tls.of(bind))) : loops.bootstrap;
@@ -202,7 +204,7 @@ public final class NettyServer {
         }
     }
 
-    private void startControl(ServerConfig.Control settings) throws BindException, InterruptedException {
+    private void startControl(ControlEndpoint settings) throws BindException, InterruptedException {
         long waitMillis = config.controlSettings().controlTimeoutMillis();
         ServerControl actions = new ServerControl(this::stats, pool, handler, waitMillis, orders, lifecycle);
         control = new ControlServer(settings, config.timeouts().keepAliveTimeoutMillis() + waitMillis, actions, transport);

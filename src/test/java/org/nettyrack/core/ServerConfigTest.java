@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
+import org.nettyrack.core.config.Bind;
+import org.nettyrack.core.config.ControlEndpoint;
 import org.nettyrack.core.config.ControlSettings;
 import org.nettyrack.core.config.FileSettings;
 import org.nettyrack.core.config.Http2Settings;
@@ -89,8 +91,8 @@ class ServerConfigTest {
         assertNull(c.controlSettings().control());
         assertEquals(5_000, c.controlSettings().controlTimeoutMillis());
         assertEquals(AccessLogFormat.COMMON, c.logs().accessLogFormat());
-        ServerConfig.Control control = ServerConfig.builder().control("127.0.0.1", 0, null).build().controlSettings().control();
-        assertEquals(new ServerConfig.Control("127.0.0.1", 0, null), control);
+        ControlEndpoint control = ServerConfig.builder().control("127.0.0.1", 0, null).build().controlSettings().control();
+        assertEquals(new ControlEndpoint("127.0.0.1", 0, null), control);
     }
 
     @Test
@@ -108,33 +110,33 @@ class ServerConfigTest {
 
     @Test
     void keepsTheControlTokenOutOfItsText() {
-        assertEquals("Control[127.0.0.1:9293, token]", new ServerConfig.Control("127.0.0.1", 9293, "s3cret").toString());
-        assertEquals("Control[::1:9293, no token]", new ServerConfig.Control("::1", 9293, null).toString());
+        assertEquals("ControlEndpoint[127.0.0.1:9293, token]", new ControlEndpoint("127.0.0.1", 9293, "s3cret").toString());
+        assertEquals("ControlEndpoint[::1:9293, no token]", new ControlEndpoint("::1", 9293, null).toString());
     }
 
     @Test
     void ipv6BindsGetBrackets() {
-        assertEquals("http://[::1]:80", new ServerConfig.Bind("::1", 80).url());
+        assertEquals("http://[::1]:80", new Bind("::1", 80).url());
     }
 
     @Test
     void tlsAndUnixBindsNameTheirScheme() {
         ServerConfig c = ServerConfig.builder()
-            .bind(new ServerConfig.Bind("ssl", "::1", 9443, null, java.util.Map.of("cert", "c.pem")))
-            .bind(new ServerConfig.Bind("unix", null, 0, "/run/app.sock", java.util.Map.of("mode", "0660")))
+            .bind(new Bind("ssl", "::1", 9443, null, java.util.Map.of("cert", "c.pem")))
+            .bind(new Bind("unix", null, 0, "/run/app.sock", java.util.Map.of("mode", "0660")))
             .build();
         assertEquals("https://[::1]:9443", c.listen().binds().get(0).url());
         assertEquals("c.pem", c.listen().binds().get(0).params().get("cert"));
         assertEquals("unix:///run/app.sock", c.listen().binds().get(1).url());
-        assertEquals("http://[::1]:8080", new ServerConfig.Bind("::1", 0).withPort(8080).url());
+        assertEquals("http://[::1]:8080", new Bind("::1", 0).withPort(8080).url());
     }
 
     @Test
     void refusesBindsWithoutAnAddress() {
         assertEquals("unix bind path must not be empty", assertThrows(IllegalArgumentException.class, () ->
-            ServerConfig.builder().bind(new ServerConfig.Bind("unix", null, 0, "", java.util.Map.of())).build()).getMessage());
+            ServerConfig.builder().bind(new Bind("unix", null, 0, "", java.util.Map.of())).build()).getMessage());
         assertEquals("bind scheme must be one of [tcp, ssl, unix], got udp", assertThrows(IllegalArgumentException.class, () ->
-            ServerConfig.builder().bind(new ServerConfig.Bind("udp", "h", 1, null, java.util.Map.of())).build()).getMessage());
+            ServerConfig.builder().bind(new Bind("udp", "h", 1, null, java.util.Map.of())).build()).getMessage());
         assertEquals("bind host must not be empty", assertThrows(IllegalArgumentException.class, () ->
             ServerConfig.builder().bind("", 1).build()).getMessage());
     }
@@ -197,7 +199,7 @@ class ServerConfigTest {
             .accessLog(access).accessLogFormat("json").errorLog(null)
             .control("127.0.0.1", 22, "t").controlTimeoutMillis(23)
             .build();
-        assertEquals(new Listen(java.util.List.of(new ServerConfig.Bind("127.0.0.1", 1)), true), c.listen());
+        assertEquals(new Listen(java.util.List.of(new Bind("127.0.0.1", 1)), true), c.listen());
         assertEquals(new WorkerSettings(2, 3, 25, 4, 5, 6, 7, priority), c.workers());
         assertEquals(new RequestLimits(100, 300, 8, 400, 9, 10, 24), c.limits());
         assertEquals(new Timeouts(11, 12, 13, 14, 15, 16), c.timeouts());
@@ -205,7 +207,7 @@ class ServerConfigTest {
         assertEquals(new PushSettings(200, 2000, 500), c.push());
         assertEquals(new FileSettings(org.nettyrack.core.files.FileOptions.NONE, 20, 21, false), c.fileSettings());
         assertEquals(new LogSettings(access, AccessLogFormat.JSON, LogSettings.DEFAULTS.errorLog()), c.logs());
-        assertEquals(new ControlSettings(new ServerConfig.Control("127.0.0.1", 22, "t"), 23), c.controlSettings());
+        assertEquals(new ControlSettings(new ControlEndpoint("127.0.0.1", 22, "t"), 23), c.controlSettings());
     }
 
     @Test
@@ -216,7 +218,7 @@ class ServerConfigTest {
                 ControlSettings.DEFAULTS)).getMessage());
     }
 
-    private static ServerConfig.Bind unix(java.util.Map<String, String> params) {
-        return new ServerConfig.Bind("unix", null, 0, "/run/app.sock", params);
+    private static Bind unix(java.util.Map<String, String> params) {
+        return new Bind("unix", null, 0, "/run/app.sock", params);
     }
 }

@@ -1,6 +1,5 @@
 package org.nettyrack.core.config;
 
-import org.nettyrack.core.ServerConfig.Control;
 
 /**
  * The control endpoint ({@code GET /stats}, {@code /thread-backtraces}, orders) and how long it
@@ -11,7 +10,7 @@ import org.nettyrack.core.ServerConfig.Control;
  * @param controlTimeoutMillis time {@code GET /thread-backtraces} waits for a worker thread to
  *     collect Ruby backtraces
  */
-public record ControlSettings(Control control, long controlTimeoutMillis) {
+public record ControlSettings(ControlEndpoint control, long controlTimeoutMillis) {
     public static final ControlSettings DEFAULTS = new ControlSettings(null, 5_000);
 
     public void check() {

@@ -1,7 +1,6 @@
 package org.nettyrack.core.config;
 
 import java.util.List;
-import org.nettyrack.core.ServerConfig.Bind;
 
 /**
  * Where a server listens: its binds (a tcp, ssl or unix listener each) and whether every

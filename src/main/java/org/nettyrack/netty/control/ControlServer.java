@@ -16,11 +16,12 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.BindException;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ControlEndpoint;
 import org.nettyrack.core.ops.Control;
+import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.listen.InheritedSockets;
 import org.nettyrack.netty.listen.Listeners;
 import org.nettyrack.netty.listen.Transport;
-import org.nettyrack.netty.http1.DateHeader;
 
 /**
  * The control endpoint's own small HTTP listener (TCP, or a unix socket), apart from the
@@ -37,7 +38,7 @@ import org.nettyrack.netty.http1.DateHeader;
 public final class ControlServer {
     private static final int MAX_REQUEST = 8 * 1024;
 
-    private final ServerConfig.Control settings;
+    private final ControlEndpoint settings;
     private final long idleMillis;
     private final Control control;
     private final Transport transport;
@@ -45,7 +46,7 @@ public final class ControlServer {
     private EventLoopGroup loop;
 
     /** idleMillis: a connection that sends nothing this long is closed. */
-    public ControlServer(ServerConfig.Control settings, long idleMillis, Control control, Transport transport) {
+    public ControlServer(ControlEndpoint settings, long idleMillis, Control control, Transport transport) {
         this.settings = settings;
         this.idleMillis = idleMillis;
         this.control = control;

@@ -15,6 +15,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 
 /**
  * Listening sockets this process was given when it started, each to be served by the
@@ -118,7 +119,7 @@ public final class InheritedSockets {
     }
 
     /** Takes the socket at {@code bind}'s address, as a server channel; null when there is none. */
-    synchronized Taken take(ServerConfig.Bind bind) {
+    synchronized Taken take(Bind bind) {
         Iterator<Inherited> it = untaken.iterator();
         while (it.hasNext()) {
             Inherited socket = it.next();
@@ -132,7 +133,7 @@ public final class InheritedSockets {
         return null;
     }
 
-    private static boolean matches(ServerConfig.Bind bind, Object address) {
+    private static boolean matches(Bind bind, Object address) {
         if ("unix".equals(bind.scheme())) {
             return address instanceof Path path && path.equals(Path.of(bind.path()).toAbsolutePath().normalize());
         }

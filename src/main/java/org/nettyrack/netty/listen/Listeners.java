@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 
 /**
  * The listening sockets of one server, in the order of its binds, through their life:
@@ -31,7 +32,7 @@ import org.nettyrack.core.ServerConfig;
  */
 public final class Listeners {
     /** One listener: the channel, and whether closing it is to delete a socket file Netty would not. */
-    private record Listener(ServerConfig.Bind bind, Channel channel, Path fileToDelete) {
+    private record Listener(Bind bind, Channel channel, Path fileToDelete) {
     }
 
     private final List<Listener> open = new ArrayList<>();
@@ -42,7 +43,7 @@ public final class Listeners {
      * it with {@code bootstrap}. Returns whether it was taken over. Throws {@link BindException}
      * with one sentence on failure.
      */
-    public boolean open(ServerConfig.Bind bind, ServerBootstrap bootstrap, Transport transport, InheritedSockets inherited)
+    public boolean open(Bind bind, ServerBootstrap bootstrap, Transport transport, InheritedSockets inherited)
         throws BindException, InterruptedException {
         ServerBootstrap waiting = bootstrap.clone().option(ChannelOption.AUTO_READ, false);
         InheritedSockets.Taken taken = inherited.take(bind);
@@ -59,7 +60,7 @@ public final class Listeners {
     }
 
     private static Channel adopt(ServerBootstrap bootstrap, Transport transport, ServerChannel channel,
-                                 ServerConfig.Bind bind) throws BindException, InterruptedException {
+                                 Bind bind) throws BindException, InterruptedException {
         ServerBootstrap adopting = new ServerBootstrap().channelFactory(() -> channel);
         if ("unix".equals(bind.scheme())) {
             UnixListeners.like(bootstrap, adopting, transport, bind);
@@ -82,7 +83,7 @@ public final class Listeners {
         }
     }
 
-    private static Channel bindTcp(ServerBootstrap bootstrap, ServerConfig.Bind bind) throws BindException, InterruptedException {
+    private static Channel bindTcp(ServerBootstrap bootstrap, Bind bind) throws BindException, InterruptedException {
         try {
             return bootstrap.bind(bind.host(), bind.port()).sync().channel();
         } catch (Exception e) {
@@ -161,7 +162,7 @@ public final class Listeners {
     public synchronized List<String> urls() {
         List<String> urls = new ArrayList<>();
         for (Listener listener : open) {
-            ServerConfig.Bind bind = listener.bind();
+            Bind bind = listener.bind();
             urls.add("unix".equals(bind.scheme()) ? bind.url() : bind.withPort(port(listener.channel())).url());
         }
         return urls;

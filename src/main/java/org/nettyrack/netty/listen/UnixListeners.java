@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import java.net.BindException;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 
 /**
  * Binds one server's {@code unix://} listeners on the transport's domain socket channel, with
@@ -19,7 +20,7 @@ final class UnixListeners {
     }
 
     /** Throws {@link BindException} with one sentence when the path cannot be listened on. */
-    static Channel bind(Transport transport, ServerBootstrap tcp, ServerConfig.Bind bind)
+    static Channel bind(Transport transport, ServerBootstrap tcp, Bind bind)
         throws BindException, InterruptedException {
         UnixSocketFile file = new UnixSocketFile(bind);
         file.prepare();
@@ -44,7 +45,7 @@ final class UnixListeners {
      * A bootstrap for the domain socket channel with {@code tcp}'s event loops, pipeline and
      * options (less those a domain socket has not), {@code backlog} from the bind's params.
      */
-    static ServerBootstrap bootstrap(Transport transport, ServerBootstrap tcp, ServerConfig.Bind bind) {
+    static ServerBootstrap bootstrap(Transport transport, ServerBootstrap tcp, Bind bind) {
         return like(tcp, new ServerBootstrap().channel(transport.domainServerChannel()), transport, bind);
     }
 
@@ -53,7 +54,7 @@ final class UnixListeners {
      * socket has not (SO_REUSEADDR, TCP_NODELAY, and half-closure on NIO), {@code backlog} from
      * the bind's params; its channel is the caller's to set.
      */
-    static ServerBootstrap like(ServerBootstrap tcp, ServerBootstrap unix, Transport transport, ServerConfig.Bind bind) {
+    static ServerBootstrap like(ServerBootstrap tcp, ServerBootstrap unix, Transport transport, Bind bind) {
         ServerBootstrapConfig base = tcp.config();
         unix.group(base.group(), base.childGroup()).childHandler(base.childHandler());
         boolean epoll = "epoll".equals(transport.name()); // NIO's domain channel cannot half-close

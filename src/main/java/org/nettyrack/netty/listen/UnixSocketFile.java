@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
 import java.util.Set;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 
 /**
  * The file of one {@code unix://} listener, around its bind: {@link #prepare} clears the way
@@ -35,7 +36,7 @@ final class UnixSocketFile {
     private final Path path;
     private final String mode;
 
-    UnixSocketFile(ServerConfig.Bind bind) {
+    UnixSocketFile(Bind bind) {
         this.url = bind.url();
         this.path = Path.of(bind.path()).toAbsolutePath();
         this.mode = bind.params().get("mode");

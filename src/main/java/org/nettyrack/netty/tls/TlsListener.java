@@ -2,6 +2,7 @@ package org.nettyrack.netty.tls;
 
 import io.netty.handler.ssl.SslContext;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 
 /**
  * One {@code ssl://} listener's TLS state: the {@link SslContext} new connections handshake
@@ -10,10 +11,10 @@ import org.nettyrack.core.ServerConfig;
  * are read by event loops and swapped by the reloading thread, hence volatile.
  */
 public final class TlsListener {
-    private final ServerConfig.Bind bind;
+    private final Bind bind;
     private volatile SslContext context;
 
-    public TlsListener(ServerConfig.Bind bind) throws TlsSetupException {
+    public TlsListener(Bind bind) throws TlsSetupException {
         this.bind = bind;
         this.context = TlsSettings.context(bind);
     }

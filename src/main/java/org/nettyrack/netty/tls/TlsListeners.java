@@ -4,6 +4,7 @@ import io.netty.handler.ssl.SslContext;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 
 /**
  * The TLS state of one server's {@code ssl://} listeners, by bind ({@link TlsListener} each):
@@ -11,11 +12,11 @@ import org.nettyrack.core.ServerConfig;
  * (SIGHUP), or not at all when any listener's files no longer make a TLS setup.
  */
 public final class TlsListeners {
-    private final Map<ServerConfig.Bind, TlsListener> byBind = new LinkedHashMap<>();
+    private final Map<Bind, TlsListener> byBind = new LinkedHashMap<>();
 
     /** Reads the files of every {@code ssl://} bind of config; throws saying which cannot be used. */
     public TlsListeners(ServerConfig config) throws TlsSetupException {
-        for (ServerConfig.Bind bind : config.listen().binds()) {
+        for (Bind bind : config.listen().binds()) {
             if ("ssl".equals(bind.scheme())) {
                 byBind.put(bind, new TlsListener(bind));
             }
@@ -23,7 +24,7 @@ public final class TlsListeners {
     }
 
     /** The bind's TLS state, or null for a cleartext one. */
-    public TlsListener of(ServerConfig.Bind bind) {
+    public TlsListener of(Bind bind) {
         return byBind.get(bind);
     }
 
@@ -32,7 +33,7 @@ public final class TlsListeners {
      * server is built (the launcher calls it ahead of loading the application).
      */
     public static void check(ServerConfig config) throws TlsSetupException {
-        for (ServerConfig.Bind bind : config.listen().binds()) {
+        for (Bind bind : config.listen().binds()) {
             if ("ssl".equals(bind.scheme())) {
                 TlsSettings.context(bind);
             }

@@ -1,9 +1,9 @@
 package org.nettyrack.netty.tls;
 
-import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolConfig.Protocol;
 import io.netty.handler.ssl.ApplicationProtocolConfig.SelectedListenerFailureBehavior;
 import io.netty.handler.ssl.ApplicationProtocolConfig.SelectorFailureBehavior;
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ApplicationProtocolNames;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
@@ -12,6 +12,7 @@ import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import java.util.List;
 import java.util.Map;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 
 /**
  * Turns an {@code ssl://} bind's params into a Netty {@link SslContext}, reading the files
@@ -45,7 +46,7 @@ final class TlsSettings {
     private TlsSettings() {
     }
 
-    static SslContext context(ServerConfig.Bind bind) throws TlsSetupException {
+    static SslContext context(Bind bind) throws TlsSetupException {
         try {
             return build(bind.params());
         } catch (TlsSetupException e) {

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.nettyrack.core.ServerConfig.Bind;
 
 class ListenTest {
     @Test

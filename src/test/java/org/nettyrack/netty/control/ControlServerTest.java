@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 import org.nettyrack.core.ops.Orders;
 import org.nettyrack.core.push.LocalPubSub;
 import org.nettyrack.netty.NettyServer;
@@ -151,7 +152,7 @@ class ControlServerTest {
     @Test
     void listensOnAUnixSocketAndRefusesALiveOne(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         java.nio.file.Path socket = dir.resolve("ctl.sock");
-        ServerConfig.Bind unix = new ServerConfig.Bind("unix", null, 0, socket.toString(), Map.of());
+        Bind unix = new Bind("unix", null, 0, socket.toString(), Map.of());
         server = new NettyServer(ServerConfig.builder().bind("127.0.0.1", 0).threads(1, 1).control(unix, TOKEN).build(), app);
         server.start();
         assertEquals("unix://" + socket, server.controlUrl());

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 import org.nettyrack.netty.NettyServer;
 
 /**
@@ -71,7 +72,7 @@ class HandoffTest {
 
     private ServerConfig config() {
         return ServerConfig.builder().bind("127.0.0.1", 0).bind("0.0.0.0", 0)
-            .bind(new ServerConfig.Bind("unix", null, 0, dir.resolve("app.sock").toString(), Map.of()))
+            .bind(new Bind("unix", null, 0, dir.resolve("app.sock").toString(), Map.of()))
             .control("127.0.0.1", 0, null).threads(1, 1).shutdownTimeoutMillis(2_000).build();
     }
 

@@ -29,6 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 import org.nettyrack.netty.NettyServer;
 
 /**
@@ -62,7 +63,7 @@ class UnixListenersTest {
 
     private NettyServer create(String transport, Path socket, Map<String, String> params) {
         ServerConfig config = ServerConfig.builder()
-            .bind(new ServerConfig.Bind("unix", null, 0, socket.toString(), params)).threads(1, 2).build();
+            .bind(new Bind("unix", null, 0, socket.toString(), params)).threads(1, 2).build();
         String previous = System.setProperty("nettyrack.nio", String.valueOf("nio".equals(transport)));
         try {
             NettyServer server = new NettyServer(config, APP);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.Bind;
 
 /** Certificates for TLS tests, made by the openssl CLI in a test's temporary directory. */
 public final class TestCertificates {
@@ -45,7 +46,7 @@ public final class TestCertificates {
         }
     }
 
-    public static ServerConfig.Bind bind(Map<String, String> params) {
-        return new ServerConfig.Bind("ssl", "127.0.0.1", 9443, null, params);
+    public static Bind bind(Map<String, String> params) {
+        return new Bind("ssl", "127.0.0.1", 9443, null, params);
     }
 }
