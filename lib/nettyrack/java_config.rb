@@ -6,7 +6,7 @@ require_relative "errors"
 require_relative "settings"
 
 module Nettyrack
-  # The one place Ruby settings become an org.nettyrack.core.ServerConfig (Configuration → here
+  # The one place Ruby settings become an org.nettyrack.core.config.ServerConfig (Configuration → here
   # → Java): the keywords of Configuration#server_options (plus an access-log stream) go into
   # ServerConfig.builder, by the builder methods the Settings::BUILDER rows name. Java's build()
   # checks the ranges; its message, or a value too large for a Java int, comes back as a
@@ -22,7 +22,7 @@ module Nettyrack
               control_url: nil, control_token: nil, **limits)
       files = FileSettings::DEFAULTS.merge(limits.slice(*FileSettings::NAMES))
       limits = limits.except(*FileSettings::NAMES)
-      builder = Java::OrgNettyrackCore::ServerConfig.builder
+      builder = Java::OrgNettyrackCoreConfig::ServerConfig.builder
       binds.each { |bind| builder.bind(java_bind(bind)) }
       builder.threads(*threads)
       builder.proxyProtocol(proxy_protocol)

@@ -25,7 +25,7 @@ module BridgeHelper
   # in-process pub/sub unless +pubsub+ is given.
   def with_app(app, development: false, threads: [2, 4], errors: StringIO.new,
                pubsub: Java::OrgNettyrackCorePush::LocalPubSub.new, **limits)
-    builder = Java::OrgNettyrackCore::ServerConfig.builder.bind("127.0.0.1", 0).threads(*threads)
+    builder = Java::OrgNettyrackCoreConfig::ServerConfig.builder.bind("127.0.0.1", 0).threads(*threads)
                                                  .errorLog(errors.to_outputstream)
     limits.each { |name, value| builder.public_send(name, value) }
     bridge = Java::OrgNettyrackJruby::RackBridge.new(app, errors, development, pubsub)

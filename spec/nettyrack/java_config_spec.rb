@@ -83,7 +83,7 @@ RSpec.describe Nettyrack::JavaConfig do
   # ServerConfig.Builder keeps Java-side fallbacks for embedders that never pass through Ruby;
   # they must say what Configuration::DEFAULTS says.
   it "has Java fallbacks equal to Configuration::DEFAULTS" do
-    fallback = Java::OrgNettyrackCore::ServerConfig.builder.build
+    fallback = Java::OrgNettyrackCoreConfig::ServerConfig.builder.build
     records = %i[listen workers limits timeouts http2Settings push fileSettings logs controlSettings].map { |r| fallback.public_send(r) }
     renamed = { http2InitialWindow: :initialWindow, http2MaxResets: :maxResets, http2ResetWindowMillis: :resetWindowMillis }
     java_value = lambda do |builder|

@@ -4,7 +4,7 @@ RSpec.describe Nettyrack::Setting do
   let(:by_name) { Nettyrack::Settings::BY_NAME }
 
   it "names a ServerConfig builder method for every limit and tuning value" do
-    builder = Java::OrgNettyrackCore::ServerConfig.builder
+    builder = Java::OrgNettyrackCoreConfig::ServerConfig.builder
     expect(Nettyrack::Settings::BUILDER.map(&:builder)).to all(satisfy { |name| builder.respond_to?(name) })
   end
 

@@ -2,6 +2,7 @@ package org.nettyrack.core;
 
 import java.util.Map;
 import java.util.function.Consumer;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * A Rack application booted by a host that is not nettyrack's own launcher (a servlet

@@ -20,7 +20,7 @@ import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.nettyrack.core.HostedApp;
 import org.nettyrack.core.RackHandler;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.push.PubSub;
 
 /**

@@ -6,12 +6,11 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseEncoder;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.config.Timeouts;
-import org.nettyrack.netty.tls.TlsListener;
-import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.exchange.BodyCollector;
 import org.nettyrack.netty.exchange.RackDispatcher;
+import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.http1.ExpectContinue;
 import org.nettyrack.netty.http1.RequestGuard;
 import org.nettyrack.netty.http1.RequestHeaders;
@@ -21,6 +20,7 @@ import org.nettyrack.netty.http2.Http2Preface;
 import org.nettyrack.netty.http2.Http2Support;
 import org.nettyrack.netty.listen.ProxyProtocolHandler;
 import org.nettyrack.netty.tls.AlpnRouter;
+import org.nettyrack.netty.tls.TlsListener;
 import org.nettyrack.netty.tls.TlsSniffer;
 
 /**

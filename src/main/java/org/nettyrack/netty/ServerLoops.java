@@ -8,7 +8,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.netty.listen.Transport;
 
 /**

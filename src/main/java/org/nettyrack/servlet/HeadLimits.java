@@ -3,7 +3,7 @@ package org.nettyrack.servlet;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Collections;
 import org.nettyrack.core.HostHeader;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * The Netty door's request-head limits, applied again behind the container's own parser, whose

@@ -5,8 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * What the door's push connections (WebSockets and SSE streams) share: the workers their

@@ -6,7 +6,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import org.nettyrack.core.RequestBody;
 import org.nettyrack.core.RequestBodyBuffer;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * Reads a request body from the servlet input into the core's {@link RequestBodyBuffer}: in

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.PushEndpoint;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.push.PushSession;
 
 /**

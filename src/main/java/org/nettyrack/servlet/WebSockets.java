@@ -14,7 +14,7 @@ import java.util.Map;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.UpgradeRefusal;
 

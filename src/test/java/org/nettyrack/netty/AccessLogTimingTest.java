@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 
 /** The access log's duration starts when the request head arrives, not when the body is complete. */
 class AccessLogTimingTest {

@@ -22,7 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * One fuzz input played as one client connection against the real pipeline

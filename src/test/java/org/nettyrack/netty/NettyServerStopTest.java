@@ -10,7 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * NettyServer.stop() reports whether everything in flight finished. A connection leaves the

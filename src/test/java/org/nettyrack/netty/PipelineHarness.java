@@ -4,16 +4,16 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.DefaultChannelId;
 import io.netty.channel.FileRegion;
+import io.netty.channel.embedded.EmbeddedChannel;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.nettyrack.core.RackHandler;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * The real connection pipeline on an {@link EmbeddedChannel}: raw request bytes in, raw

@@ -16,8 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.ErrorLog;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Upgrade;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * The door in a container without the Jakarta WebSocket API at all, as Jetty 12 is without its

@@ -9,16 +9,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.config.FileSettings;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.files.FileOptions;
 import org.nettyrack.core.files.FileResponse;
 import org.nettyrack.core.files.PublicDir;
 import org.nettyrack.core.files.PublicFile;
 import org.nettyrack.core.files.PublicFileCache;
-import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.exchange.NettyRackRequest;
 import org.nettyrack.netty.exchange.NettyResponseSink;
+import org.nettyrack.netty.http1.DateHeader;
 
 /**
  * {@code --public DIR}: answers GET and HEAD for files under the directory on the event loop,

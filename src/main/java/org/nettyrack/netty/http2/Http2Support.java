@@ -13,7 +13,7 @@ import io.netty.handler.codec.http2.Http2ServerUpgradeCodec;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.util.List;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.netty.PipelineNames;
 import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.exchange.BodyCollector;

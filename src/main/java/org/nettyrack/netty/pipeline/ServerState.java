@@ -9,12 +9,12 @@ import java.util.function.LongSupplier;
 import org.nettyrack.core.AccessLog;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.RackHandler;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Workers;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.ops.ServerCounters;
 import org.nettyrack.core.warmup.RecentRequests;
-import org.nettyrack.netty.listen.ConnectionLimit;
 import org.nettyrack.netty.files.PublicFiles;
+import org.nettyrack.netty.listen.ConnectionLimit;
 
 /**
  * What every connection of one server shares: settings, the application, the worker pool,

@@ -26,8 +26,8 @@ import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtensio
 import io.netty.handler.codec.http2.Http2StreamChannel;
 import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.Upgrade;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.netty.ActiveRequest;

@@ -3,8 +3,8 @@ package org.nettyrack.netty.tls;
 import io.netty.handler.ssl.SslContext;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.config.Bind;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * The TLS state of one server's {@code ssl://} listeners, by bind ({@link TlsListener} each):

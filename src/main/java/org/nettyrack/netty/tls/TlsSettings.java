@@ -11,8 +11,8 @@ import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import java.util.List;
 import java.util.Map;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.config.Bind;
+import org.nettyrack.core.config.ServerConfig;
 
 /**
  * Turns an {@code ssl://} bind's params into a Netty {@link SslContext}, reading the files

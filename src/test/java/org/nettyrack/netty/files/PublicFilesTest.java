@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.files.CacheRules;
 import org.nettyrack.core.files.FileOptions;
 import org.nettyrack.netty.PipelineHarness;

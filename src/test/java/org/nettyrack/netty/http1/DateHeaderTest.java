@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.nettyrack.core.HttpDate;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.netty.H2Client;
 import org.nettyrack.netty.PipelineHarness;
 

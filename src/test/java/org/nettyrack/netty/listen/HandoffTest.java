@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.config.Bind;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.netty.NettyServer;
 
 /**

@@ -28,8 +28,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
 import org.nettyrack.core.config.Bind;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.netty.NettyServer;
 
 /**

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.RecordingEndpoint;
 import org.nettyrack.netty.ClientMessages;

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ServerConfig;
+import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.netty.HttpPipeline;
 import org.nettyrack.netty.PipelineNames;
 import org.nettyrack.netty.ServerState;

@@ -1,21 +1,12 @@
-package org.nettyrack.core;
+package org.nettyrack.core.config;
 
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.nettyrack.core.config.Bind;
-import org.nettyrack.core.config.Check;
-import org.nettyrack.core.config.ControlEndpoint;
-import org.nettyrack.core.config.ControlSettings;
-import org.nettyrack.core.config.FileSettings;
-import org.nettyrack.core.config.Http2Settings;
-import org.nettyrack.core.config.Listen;
-import org.nettyrack.core.config.LogSettings;
-import org.nettyrack.core.config.PushSettings;
-import org.nettyrack.core.config.RequestLimits;
-import org.nettyrack.core.config.Timeouts;
-import org.nettyrack.core.config.WorkerSettings;
+import org.nettyrack.core.AccessLogFormat;
+import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.ThreadNice;
 
 /**
  * Every setting of a server, immutable once built: one record per concern (listeners,

@@ -1,4 +1,4 @@
-package org.nettyrack.core;
+package org.nettyrack.core.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,17 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
-import org.nettyrack.core.config.Bind;
-import org.nettyrack.core.config.ControlEndpoint;
-import org.nettyrack.core.config.ControlSettings;
-import org.nettyrack.core.config.FileSettings;
-import org.nettyrack.core.config.Http2Settings;
-import org.nettyrack.core.config.Listen;
-import org.nettyrack.core.config.LogSettings;
-import org.nettyrack.core.config.PushSettings;
-import org.nettyrack.core.config.RequestLimits;
-import org.nettyrack.core.config.Timeouts;
-import org.nettyrack.core.config.WorkerSettings;
+import org.nettyrack.core.AccessLogFormat;
+import org.nettyrack.core.ThreadNice;
 
 class ServerConfigTest {
     @Test
