@@ -3,7 +3,6 @@ package org.nettyrack.core.config;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.nettyrack.core.AccessLogFormat;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.ThreadNice;
