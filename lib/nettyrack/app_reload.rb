@@ -125,7 +125,7 @@ module Nettyrack
       rollout = @server.app_switch.begin(runtime.handler, canary)
       outcome = rollout.await
       outcome.switched ? switched(runtime, outcome, started, canary_at) : rolled_back(runtime, outcome)
-    rescue Java::OrgNettyrackCore::HostedApp::BootFailure => e
+    rescue Java::OrgNettyrackCoreHost::HostedApp::BootFailure => e
       status("failed: #{e.message}", false)
       @err.puts("nettyrack: reload failed: #{e.message}; the current code serves on")
     rescue StandardError, Java::JavaLang::Exception => e

@@ -10,8 +10,8 @@ import org.jruby.exceptions.RaiseException;
 import org.jruby.javasupport.JavaUtil;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
-import org.nettyrack.core.HostedApp.BootFailure;
 import org.nettyrack.core.RackHandler;
+import org.nettyrack.core.host.HostedApp.BootFailure;
 import org.nettyrack.core.push.PubSub;
 
 /**

@@ -1,6 +1,6 @@
 package org.nettyrack.jruby;
 
-import org.nettyrack.core.HostedApp;
+import org.nettyrack.core.host.HostedApp;
 
 /**
  * The bridge's {@link HostedApp.Booter}, registered in META-INF/services for hosts that find

@@ -18,9 +18,9 @@ import org.jruby.exceptions.RaiseException;
 import org.jruby.javasupport.JavaUtil;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
-import org.nettyrack.core.HostedApp;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.config.ServerConfig;
+import org.nettyrack.core.host.HostedApp;
 import org.nettyrack.core.push.PubSub;
 
 /**

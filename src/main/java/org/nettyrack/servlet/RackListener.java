@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
-import org.nettyrack.core.HostedApp;
+import org.nettyrack.core.host.HostedApp;
 
 /**
  * Boots the web app's Rack application when the container deploys it, and stops it on

@@ -9,12 +9,12 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.FailureResponse;
-import org.nettyrack.core.HostedApp;
 import org.nettyrack.core.PlainAnswers;
 import org.nettyrack.core.RequestBody;
 import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.config.ServerConfig;
+import org.nettyrack.core.host.HostedApp;
 
 /**
  * What {@link RackFilter} and {@link RackServlet} share: the booted application and the static

@@ -1,7 +1,8 @@
-package org.nettyrack.core;
+package org.nettyrack.core.host;
 
 import java.util.Map;
 import java.util.function.Consumer;
+import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.config.ServerConfig;
 
 /**
