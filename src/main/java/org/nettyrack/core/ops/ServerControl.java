@@ -10,7 +10,7 @@ import org.nettyrack.core.Workers;
  * backtraces with the application's part collected on a worker ({@link ThreadDump}), stop and
  * restart and reload handed to whoever waits on the {@link Orders}, the phase from its {@link Lifecycle}.
  */
-public final class ServerControl implements Control {
+public final class ServerControl implements ControlActions {
     static final String STOP_REASON = "control /stop";
     static final String RESTART_REASON = "control /restart";
     static final String RELOAD_REASON = "control /reload-app";

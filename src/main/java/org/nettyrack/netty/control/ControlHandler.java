@@ -21,7 +21,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Map;
 import org.nettyrack.core.Json;
-import org.nettyrack.core.ops.Control;
+import org.nettyrack.core.ops.ControlActions;
 import org.nettyrack.core.ops.Lifecycle;
 
 /**
@@ -56,10 +56,10 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private static final String JSON = "application/json; charset=utf-8";
 
     private final byte[] tokenDigest;
-    private final Control control;
+    private final ControlActions control;
 
     /** token: null to let every request through (the explicit no-token opt-out). */
-    ControlHandler(String token, Control control) {
+    ControlHandler(String token, ControlActions control) {
         this.tokenDigest = token == null ? null : sha256(token);
         this.control = control;
     }

@@ -17,7 +17,7 @@ import java.net.BindException;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.config.ControlEndpoint;
 import org.nettyrack.core.config.ServerConfig;
-import org.nettyrack.core.ops.Control;
+import org.nettyrack.core.ops.ControlActions;
 import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.listen.InheritedSockets;
 import org.nettyrack.netty.listen.Listeners;
@@ -40,13 +40,13 @@ public final class ControlServer {
 
     private final ControlEndpoint settings;
     private final long idleMillis;
-    private final Control control;
+    private final ControlActions control;
     private final Transport transport;
     private final Listeners listeners = new Listeners();
     private EventLoopGroup loop;
 
     /** idleMillis: a connection that sends nothing this long is closed. */
-    public ControlServer(ControlEndpoint settings, long idleMillis, Control control, Transport transport) {
+    public ControlServer(ControlEndpoint settings, long idleMillis, ControlActions control, Transport transport) {
         this.settings = settings;
         this.idleMillis = idleMillis;
         this.control = control;
@@ -96,7 +96,7 @@ public final class ControlServer {
         return "unix".equals(settings.listener().scheme());
     }
 
-    static void configure(ChannelPipeline p, String token, long idleMillis, Control control) {
+    static void configure(ChannelPipeline p, String token, long idleMillis, ControlActions control) {
         p.addLast(new ReadTimeoutHandler(idleMillis, TimeUnit.MILLISECONDS))
             .addLast(new HttpServerCodec())
             .addLast(DateHeader.INSTANCE)

@@ -16,11 +16,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.nettyrack.core.WorkerPool;
-import org.nettyrack.core.ops.Control;
-import org.nettyrack.core.ops.ServerControl;
-import org.nettyrack.core.ops.ServerStats;
+import org.nettyrack.core.ops.ControlActions;
 import org.nettyrack.core.ops.Lifecycle;
 import org.nettyrack.core.ops.Orders;
+import org.nettyrack.core.ops.ServerControl;
+import org.nettyrack.core.ops.ServerStats;
 import org.nettyrack.core.push.PubSub;
 import org.nettyrack.netty.PipelineHarness;
 
@@ -29,7 +29,7 @@ class ControlHandlerTest {
     private static final String TOKEN = "s3cret-token";
 
     /** Records what was asked of it; thread backtraces complete when the test says. */
-    private static final class FakeControl implements Control {
+    private static final class FakeControl implements ControlActions {
         final CompletableFuture<String> backtraces = new CompletableFuture<>();
         int stops;
         int restarts;
@@ -73,7 +73,7 @@ class ControlHandlerTest {
 
     private final FakeControl control = new FakeControl();
 
-    private EmbeddedChannel channel(String token, Control control) {
+    private EmbeddedChannel channel(String token, ControlActions control) {
         EmbeddedChannel ch = new EmbeddedChannel();
         ControlServer.configure(ch.pipeline(), token, 60_000, control);
         return ch;
@@ -259,7 +259,7 @@ class ControlHandlerTest {
     void servesTheRealStatsAsJson() {
         ServerStats stats = new ServerStats(1_000_000_000L, new ServerStats.Process(7, Lifecycle.Phase.SERVING, null, null), 2, 0, 5, 1, 0, new WorkerPool.Load(0, 2, 8, 0), 1, 0,
             PubSub.State.LOCAL, new ServerStats.Heap(10, 20));
-        Control real = new ServerControl(() -> stats, task -> false, (request, sink) -> { }, 1000, new Orders(),
+        ControlActions real = new ServerControl(() -> stats, task -> false, (request, sink) -> { }, 1000, new Orders(),
             new Lifecycle());
         String out = exchange(channel(TOKEN, real), get("/stats?token=" + TOKEN));
         assertTrue(out.endsWith("\r\n\r\n" + stats.toJson()), out);

@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
  * authenticates and routes, then calls one of these, on its event loop. None of them blocks
  * or enters Ruby there; {@link ServerControl} is the real one.
  */
-public interface Control {
+public interface ControlActions {
     /** {@code GET /stats}: {@link ServerStats} as JSON. */
     String stats();
 
