@@ -19,6 +19,8 @@ import org.nettyrack.netty.http1.StrictRequestDecoder;
 import org.nettyrack.netty.http2.Http2Preface;
 import org.nettyrack.netty.http2.Http2Support;
 import org.nettyrack.netty.listen.ProxyProtocolHandler;
+import org.nettyrack.netty.pipeline.PipelineNames;
+import org.nettyrack.netty.pipeline.ServerState;
 import org.nettyrack.netty.tls.AlpnRouter;
 import org.nettyrack.netty.tls.TlsListener;
 import org.nettyrack.netty.tls.TlsSniffer;

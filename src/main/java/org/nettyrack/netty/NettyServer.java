@@ -27,6 +27,7 @@ import org.nettyrack.netty.listen.Handoff;
 import org.nettyrack.netty.listen.InheritedSockets;
 import org.nettyrack.netty.listen.Listeners;
 import org.nettyrack.netty.listen.Transport;
+import org.nettyrack.netty.pipeline.ServerState;
 import org.nettyrack.netty.tls.TlsListeners;
 import org.nettyrack.netty.tls.TlsSetupException;
 

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.group.ChannelGroup;
@@ -21,7 +22,6 @@ import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.channel.EventLoop;
 import io.netty.util.AttributeKey;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -33,11 +33,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.JitCpu;
+import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.WarmupProgress;
 import org.nettyrack.core.warmup.WarmupReport;
 import org.nettyrack.netty.listen.Transport;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * A warm-up run before the server accepts connections: the plan's requests go through the

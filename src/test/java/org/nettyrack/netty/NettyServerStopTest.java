@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.config.ServerConfig;
+import org.nettyrack.netty.pipeline.ActiveRequest;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * NettyServer.stop() reports whether everything in flight finished. A connection leaves the

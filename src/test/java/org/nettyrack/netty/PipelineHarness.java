@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.Workers;
 import org.nettyrack.core.config.ServerConfig;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * The real connection pipeline on an {@link EmbeddedChannel}: raw request bytes in, raw

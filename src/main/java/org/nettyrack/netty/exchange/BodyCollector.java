@@ -18,11 +18,11 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.BodyDeadline;
 import org.nettyrack.core.RequestBodyBuffer;
-import org.nettyrack.netty.ConnectionEvent;
-import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.http1.Refusal;
 import org.nettyrack.netty.http2.Http2Request;
 import org.nettyrack.netty.listen.ProxyProtocolHandler;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * Just before the {@link RackDispatcher}, one per connection (or HTTP/2 stream): turns a decoded

@@ -25,12 +25,12 @@ import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseCycle;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
-import org.nettyrack.netty.PipelineNames;
-import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.files.FileBodies;
 import org.nettyrack.netty.hijack.NettyHijack;
 import org.nettyrack.netty.http1.ErrorResponses;
 import org.nettyrack.netty.http1.Http1Framing;
+import org.nettyrack.netty.pipeline.PipelineNames;
+import org.nettyrack.netty.pipeline.ServerState;
 import org.nettyrack.netty.push.PushUpgrade;
 
 /**

@@ -11,11 +11,11 @@ import java.util.ArrayDeque;
 import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.push.UpgradeRefusal;
 import org.nettyrack.core.warmup.RecentRequests;
-import org.nettyrack.netty.ActiveRequest;
-import org.nettyrack.netty.ConnectionEvent;
-import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.http1.ErrorResponses;
 import org.nettyrack.netty.http1.Refusal;
+import org.nettyrack.netty.pipeline.ActiveRequest;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
+import org.nettyrack.netty.pipeline.ServerState;
 import org.nettyrack.netty.push.PushUpgrade;
 
 /**

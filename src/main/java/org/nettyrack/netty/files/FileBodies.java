@@ -19,7 +19,7 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import org.nettyrack.netty.PipelineNames;
+import org.nettyrack.netty.pipeline.PipelineNames;
 
 /**
  * Writes a region of a file as response body bytes, the one file sender of the Netty door

@@ -11,7 +11,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
-import org.nettyrack.netty.ConnectionEvent;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
 
 /**
  * The whole pipeline of a hijacked connection, one instance on each of its two channels (the

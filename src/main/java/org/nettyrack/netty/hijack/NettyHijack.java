@@ -2,9 +2,9 @@ package org.nettyrack.netty.hijack;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
@@ -23,8 +23,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.nettyrack.core.Hijack;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.netty.PipelineNames;
 import org.nettyrack.netty.http2.Http2StreamBytes;
+import org.nettyrack.netty.pipeline.PipelineNames;
 
 /**
  * The Netty door's {@code rack.hijack} ({@link Hijack}): made by

@@ -7,8 +7,8 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import java.util.List;
-import org.nettyrack.netty.PipelineNames;
-import org.nettyrack.netty.ServerState;
+import org.nettyrack.netty.pipeline.PipelineNames;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * On a cleartext port with h2c on, just before the HTTP/1.1 decoder: reads a connection's first

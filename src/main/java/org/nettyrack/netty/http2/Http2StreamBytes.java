@@ -11,7 +11,7 @@ import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2StreamFrame;
 import io.netty.util.ReferenceCountUtil;
-import org.nettyrack.netty.PipelineNames;
+import org.nettyrack.netty.pipeline.PipelineNames;
 
 /**
  * An HTTP/2 stream as a byte stream, once its request was answered with a 2xx to an extended

@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.nettyrack.netty.ConnectionEvent;
-import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.http1.ExpectContinue;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * Last in an HTTP/2 connection's pipeline, after Netty's multiplexer, one per connection: knows

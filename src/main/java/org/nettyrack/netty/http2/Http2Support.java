@@ -14,12 +14,12 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.util.List;
 import org.nettyrack.core.config.ServerConfig;
-import org.nettyrack.netty.PipelineNames;
-import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.exchange.BodyCollector;
 import org.nettyrack.netty.exchange.RackDispatcher;
 import org.nettyrack.netty.http1.ExpectContinue;
 import org.nettyrack.netty.http1.RequestGuard;
+import org.nettyrack.netty.pipeline.PipelineNames;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * HTTP/2 for the Netty door, built from Netty's own handlers. A connection that speaks h2

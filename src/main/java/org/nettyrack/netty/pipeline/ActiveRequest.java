@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.pipeline;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,7 +14,7 @@ public final class ActiveRequest {
     private final AtomicInteger count;
     private final AtomicBoolean released = new AtomicBoolean();
 
-    ActiveRequest(AtomicInteger count) {
+    public ActiveRequest(AtomicInteger count) {
         this.count = count;
         count.incrementAndGet();
     }

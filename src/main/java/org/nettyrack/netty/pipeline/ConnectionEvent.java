@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.pipeline;
 
 /**
  * User events the dispatcher fires through the pipeline so that handlers nearer the socket

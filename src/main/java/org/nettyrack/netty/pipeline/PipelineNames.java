@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.pipeline;
 
 import io.netty.channel.ChannelPipeline;
 

@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.pipeline;
 
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -27,8 +27,8 @@ public final class ServerState {
     public final Workers workers;
     public final AccessLog accessLog;
     public final ErrorLog errorLog;
-    final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
-    final ConnectionLimit connections;
+    public final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
+    public final ConnectionLimit connections;
     /** {@code --public}: files answered before the application; null without it. */
     public final PublicFiles publicFiles;
     private final AtomicInteger activeRequests = new AtomicInteger();
@@ -63,7 +63,7 @@ public final class ServerState {
         return recent;
     }
 
-    void rememberRecent(int size) {
+    public void rememberRecent(int size) {
         recent = new RecentRequests(size);
     }
 
@@ -87,7 +87,7 @@ public final class ServerState {
      * after that: so the wait is for the count too, not only for the group to empty. Answers
      * whether nothing was in progress any more when the wait ended.
      */
-    boolean drain(long deadlineNanos) throws InterruptedException {
+    public boolean drain(long deadlineNanos) throws InterruptedException {
         channels.forEach(ch -> ch.pipeline().fireUserEventTriggered(ConnectionEvent.DRAIN));
         while ((!channels.isEmpty() || activeRequests() > 0) && System.nanoTime() < deadlineNanos) {
             Thread.sleep(10);
@@ -101,7 +101,7 @@ public final class ServerState {
      * The same application, workers, settings and public files, but connections, counters and
      * no access log of its own: a warm-up's requests are neither logged nor counted as traffic.
      */
-    ServerState forWarmup() {
+    public ServerState forWarmup() {
         return new ServerState(config, handler, workers, null, publicFiles);
     }
 }

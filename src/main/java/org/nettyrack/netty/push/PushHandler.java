@@ -20,9 +20,9 @@ import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.push.IdlePolicy;
 import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushSession;
-import org.nettyrack.netty.ConnectionEvent;
-import org.nettyrack.netty.ActiveRequest;
-import org.nettyrack.netty.ServerState;
+import org.nettyrack.netty.pipeline.ActiveRequest;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * Last in an upgraded connection's pipeline; turns what arrives into {@link PushSession}

@@ -30,11 +30,11 @@ import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.PushSession;
-import org.nettyrack.netty.ActiveRequest;
-import org.nettyrack.netty.PipelineNames;
-import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.exchange.NettyRackRequest;
 import org.nettyrack.netty.http2.Http2StreamBytes;
+import org.nettyrack.netty.pipeline.ActiveRequest;
+import org.nettyrack.netty.pipeline.PipelineNames;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * Switches an HTTP connection to push once the application has accepted the upgrade; runs on

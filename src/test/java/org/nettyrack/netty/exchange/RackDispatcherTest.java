@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.config.ServerConfig;
-import org.nettyrack.netty.ConnectionEvent;
 import org.nettyrack.netty.EchoHandler;
 import org.nettyrack.netty.PipelineHarness;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
 
 /** Requests become complete {@code RackRequest}s, in order, one per connection at a time. */
 class RackDispatcherTest {

@@ -10,7 +10,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
-import org.nettyrack.netty.ConnectionEvent;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
 
 /** Two channels joined by a pump each: bytes cross, early bytes wait for the peer, closes spread. */
 class HijackPumpTest {

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.config.ServerConfig;
-import org.nettyrack.netty.ConnectionEvent;
 import org.nettyrack.netty.EchoHandler;
 import org.nettyrack.netty.PipelineHarness;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
 
 /** Slow heads get 408, idle keep-alive connections are closed, busy ones are left alone. */
 class RequestTimeoutsTest {

@@ -27,10 +27,10 @@ import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.Workers;
 import org.nettyrack.core.config.ServerConfig;
-import org.nettyrack.netty.ConnectionEvent;
 import org.nettyrack.netty.H2Client;
 import org.nettyrack.netty.PipelineHarness;
-import org.nettyrack.netty.PipelineNames;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
+import org.nettyrack.netty.pipeline.PipelineNames;
 
 /**
  * HTTP/2 into the core and back, on the real connection pipeline ({@link PipelineHarness}) with

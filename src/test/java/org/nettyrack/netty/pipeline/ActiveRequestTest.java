@@ -1,4 +1,4 @@
-package org.nettyrack.netty;
+package org.nettyrack.netty.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -36,8 +36,8 @@ import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.RecordingEndpoint;
 import org.nettyrack.netty.CloseFrames;
-import org.nettyrack.netty.ConnectionEvent;
-import org.nettyrack.netty.ServerState;
+import org.nettyrack.netty.pipeline.ConnectionEvent;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /** What arrives on an upgraded connection, turned into session events, pongs and closes. */
 class PushHandlerTest {

@@ -24,9 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.netty.HttpPipeline;
-import org.nettyrack.netty.PipelineNames;
-import org.nettyrack.netty.ServerState;
 import org.nettyrack.netty.http1.PlainHttpRefusal;
+import org.nettyrack.netty.pipeline.PipelineNames;
+import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * An ssl:// connection's pipeline in memory: a Netty TLS client on one {@link EmbeddedChannel},
