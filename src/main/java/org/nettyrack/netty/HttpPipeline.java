@@ -12,6 +12,7 @@ import org.nettyrack.netty.exchange.BodyCollector;
 import org.nettyrack.netty.exchange.RackDispatcher;
 import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.http1.ExpectContinue;
+import org.nettyrack.netty.http1.Http1Wire;
 import org.nettyrack.netty.http1.RequestGuard;
 import org.nettyrack.netty.http1.RequestHeaders;
 import org.nettyrack.netty.http1.RequestTimeouts;
@@ -125,7 +126,7 @@ public final class HttpPipeline extends ChannelInitializer<Channel> {
             p.addLast(PipelineNames.H2C_UPGRADE, Http2Support.upgradeHandler(server));
         }
         p.addLast(PipelineNames.CONTINUE, new ExpectContinue(config.limits().maxBodySize()));
-        p.addLast(PipelineNames.BODY, new BodyCollector(server, null));
-        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server));
+        p.addLast(PipelineNames.BODY, new BodyCollector(server, Http1Wire.INSTANCE));
+        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server, Http1Wire.INSTANCE));
     }
 }

@@ -10,7 +10,6 @@ import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -19,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.BodyDeadline;
 import org.nettyrack.core.RequestBodyBuffer;
 import org.nettyrack.netty.http1.Refusal;
-import org.nettyrack.netty.http2.Http2Request;
 import org.nettyrack.netty.listen.ProxyProtocolHandler;
 import org.nettyrack.netty.pipeline.ConnectionEvent;
 import org.nettyrack.netty.pipeline.ServerState;
+import org.nettyrack.netty.pipeline.Wire;
 
 /**
  * Just before the {@link RackDispatcher}, one per connection (or HTTP/2 stream): turns a decoded
@@ -36,7 +35,7 @@ import org.nettyrack.netty.pipeline.ServerState;
  */
 public final class BodyCollector extends ChannelInboundHandlerAdapter {
     private final ServerState server;
-    private final String protocol;
+    private final Wire wire;
     private ChannelHandlerContext ctx;
     private boolean secure;
     /** On an HTTP/1.x connection, whose timeouts handler hears of each request head; an HTTP/2 stream has none. */
@@ -47,18 +46,16 @@ public final class BodyCollector extends ChannelInboundHandlerAdapter {
     private BodyDeadline bodyDeadline;
     private ScheduledFuture<?> bodyTimer;
 
-    /** protocol: what requests say they came by ({@code HTTP/2}), or null for their request line's version. */
-    public BodyCollector(ServerState server, String protocol) {
+    public BodyCollector(ServerState server, Wire wire) {
         this.server = server;
-        this.protocol = protocol;
+        this.wire = wire;
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
-        timed = !(ctx.channel() instanceof Http2StreamChannel);
-        Channel connection = timed ? ctx.channel() : ctx.channel().parent();
-        secure = connection.pipeline().get(SslHandler.class) != null;
+        timed = !wire.isStream();
+        secure = wire.connection(ctx.channel()).pipeline().get(SslHandler.class) != null;
     }
 
     @Override
@@ -91,7 +88,7 @@ public final class BodyCollector extends ChannelInboundHandlerAdapter {
         head = request;
         bodyDeadline = new BodyDeadline(ctx.executor().ticker().nanoTime(), server.config.timeouts().bodyTimeoutMillis(), server.config.timeouts().bodyMinRate());
         headNanos = System.nanoTime();
-        String connectProtocol = ctx.channel().attr(Http2Request.CONNECT_PROTOCOL).get();
+        String connectProtocol = wire.connectProtocol(ctx.channel());
         if (connectProtocol != null) {
             // RFC 8441: the stream's data is the new protocol's, not a body: the app answers
             // now, and reading waits for its answer (a 2xx hands the stream on, else reading
@@ -120,8 +117,8 @@ public final class BodyCollector extends ChannelInboundHandlerAdapter {
 
     /** The request whose head (and body so far) this handler collected; it then holds neither. */
     private NettyRackRequest completed(String connectProtocol) {
-        NettyRackRequest request = new NettyRackRequest(head, body.finish(), ProxyProtocolHandler.clientAddress(ctx.channel()),
-            ctx.channel().localAddress(), headNanos, protocol, secure, connectProtocol);
+        NettyRackRequest request = new NettyRackRequest(head, body.finish(), ProxyProtocolHandler.clientAddress(wire.connection(ctx.channel())),
+            ctx.channel().localAddress(), headNanos, wire.protocol(), secure, connectProtocol);
         head = null;
         body = null;
         return request;

@@ -31,6 +31,7 @@ import org.nettyrack.netty.http1.ErrorResponses;
 import org.nettyrack.netty.http1.Http1Framing;
 import org.nettyrack.netty.pipeline.PipelineNames;
 import org.nettyrack.netty.pipeline.ServerState;
+import org.nettyrack.netty.pipeline.Wire;
 import org.nettyrack.netty.push.PushUpgrade;
 
 /**
@@ -55,6 +56,7 @@ public final class NettyResponseSink implements ResponseSink {
     private final Channel channel;
     private final NettyRackRequest request;
     private final ServerState server;
+    private final Wire wire;
     private final Promise<ResponseOutcome> done;
     private final WriteBackpressure backpressure;
     private final ResponseCycle cycle = new ResponseCycle();
@@ -62,10 +64,11 @@ public final class NettyResponseSink implements ResponseSink {
     private boolean keepAlive;
     private int status;
 
-    NettyResponseSink(Channel channel, NettyRackRequest request, ServerState server) {
+    NettyResponseSink(Channel channel, NettyRackRequest request, ServerState server, Wire wire) {
         this.channel = channel;
         this.request = request;
         this.server = server;
+        this.wire = wire;
         this.done = channel.eventLoop().newPromise();
         this.backpressure = new WriteBackpressure(channel, server.config.timeouts().writeTimeoutMillis());
     }
@@ -170,7 +173,7 @@ public final class NettyResponseSink implements ResponseSink {
             backpressure.await(); // the region itself holds no heap: on the event loop there is no one to wait for
         }
         cycle.sent(length);
-        FileBodies.write(channel, file, offset, length);
+        FileBodies.write(channel, wire, file, offset, length);
     }
 
     @Override
@@ -223,7 +226,7 @@ public final class NettyResponseSink implements ResponseSink {
     public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) {
         cycle.upgrade(request.upgrade());
         pendingHead = null;
-        ResponseOutcome upgraded = new ResponseOutcome.Upgraded(new PushUpgrade.Accepted(status, headers, endpoint));
+        ResponseOutcome upgraded = new ResponseOutcome.Upgraded(status, headers, endpoint);
         channel.eventLoop().execute(() -> done.trySuccess(upgraded));
     }
 
@@ -237,7 +240,8 @@ public final class NettyResponseSink implements ResponseSink {
         cycle.handOver();
         pendingHead = null;
         ResponseOutcome hijacked = new ResponseOutcome.Hijacked(headers == null ? 0 : status);
-        return new NettyHijack(channel, status, headers, server.config.timeouts().keepAliveTimeoutMillis(), () -> done.trySuccess(hijacked));
+        return new NettyHijack(channel, wire, status, headers, server.config.timeouts().keepAliveTimeoutMillis(),
+            () -> done.trySuccess(hijacked));
     }
 
     void wakeWriter() {

@@ -4,8 +4,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http2.Http2CodecUtil;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import org.nettyrack.core.FailureResponse;
@@ -16,6 +14,7 @@ import org.nettyrack.netty.http1.Refusal;
 import org.nettyrack.netty.pipeline.ActiveRequest;
 import org.nettyrack.netty.pipeline.ConnectionEvent;
 import org.nettyrack.netty.pipeline.ServerState;
+import org.nettyrack.netty.pipeline.Wire;
 import org.nettyrack.netty.push.PushUpgrade;
 
 /**
@@ -39,14 +38,16 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private static final int MAX_WAITING = 16;
 
     private final ServerState server;
+    private final Wire wire;
     private final ArrayDeque<NettyRackRequest> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
     private NettyResponseSink inFlight;
     private boolean closeWhenIdle;
     private Refusal pendingRefusal;
 
-    public RackDispatcher(ServerState server) {
+    public RackDispatcher(ServerState server, Wire wire) {
         this.server = server;
+        this.wire = wire;
     }
 
     @Override
@@ -77,17 +78,22 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     /** The refusal leaves once the answers before it have; then the connection closes. */
+    private static PushUpgrade.Handshake handshake(NettyRackRequest request, ResponseOutcome.Upgraded accepted) {
+        return new PushUpgrade.Handshake(request.head(), request.scheme(), request.upgrade(), accepted.status(),
+            accepted.headers(), accepted.endpoint());
+    }
+
     private void refuse(Refusal refusal) {
         ctx.channel().config().setAutoRead(false);
         if (inFlight == null) {
-            ErrorResponses.sendAndClose(ctx, refusal.status(), refusal.head());
+            ErrorResponses.sendAndClose(ctx, wire, refusal.status(), refusal.head());
         } else {
             pendingRefusal = refusal;
         }
     }
 
     private void dispatch(NettyRackRequest request) {
-        NettyResponseSink sink = new NettyResponseSink(ctx.channel(), request, server);
+        NettyResponseSink sink = new NettyResponseSink(ctx.channel(), request, server, wire);
         inFlight = sink;
         ActiveRequest active = server.activeRequest();
         sink.done().addListener(f -> exchangeEnded(sink, sink.done().getNow(), active));
@@ -114,7 +120,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
             logAccess(request, responded.status(), responded.bytesSent());
             next();
         } else if (outcome instanceof ResponseOutcome.Upgraded upgraded) {
-            upgrade(request, upgraded.accepted(), active);
+            upgrade(request, upgraded, active);
         } else if (outcome instanceof ResponseOutcome.Hijacked hijacked) { // the connection is the application's now
             active.release();
             logAccess(request, hijacked.status(), 0);
@@ -133,7 +139,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         if (pendingRefusal != null) {
-            ErrorResponses.sendAndClose(ctx, pendingRefusal.status(), pendingRefusal.head());
+            ErrorResponses.sendAndClose(ctx, wire, pendingRefusal.status(), pendingRefusal.head());
             return;
         }
         if (closeWhenIdle) {
@@ -141,7 +147,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
             return;
         }
         ctx.channel().config().setAutoRead(true);
-        if (!(ctx.channel() instanceof Http2StreamChannel)) { // a stream has no timeouts handler: its connection's idle is Http2Streams'
+        if (!wire.isStream()) { // a stream has no timeouts handler: its connection's idle is its streams handler's
             ctx.pipeline().fireUserEventTriggered(ConnectionEvent.IDLE);
         }
     }
@@ -153,11 +159,11 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
      * that began draining meanwhile (or a client that half-closed) is refused as
      * {@link UpgradeRefusal} says: nothing would ever tell that connection to close.
      */
-    private void upgrade(NettyRackRequest request, PushUpgrade.Accepted accepted, ActiveRequest active) {
+    private void upgrade(NettyRackRequest request, ResponseOutcome.Upgraded accepted, ActiveRequest active) {
         dropWaiting();
         boolean open = ctx.channel().isActive();
         UpgradeRefusal refusal = UpgradeRefusal.before(server.draining || closeWhenIdle);
-        int sent = refusal == null && open ? PushUpgrade.start(ctx.channel(), server, request, accepted, active)
+        int sent = refusal == null && open ? PushUpgrade.start(ctx.channel(), server, wire, handshake(request, accepted), active)
             : PushUpgrade.NOT_STARTED;
         if (refusal == null && sent == PushUpgrade.NOT_STARTED) {
             refusal = UpgradeRefusal.BAD_HANDSHAKE;
@@ -169,7 +175,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
         active.release();
         refusal.closeUnopened(server.workers, accepted.endpoint(), server.errorLog);
         if (open) {
-            ErrorResponses.sendAndClose(ctx, HttpResponseStatus.valueOf(refusal.status()), false);
+            ErrorResponses.sendAndClose(ctx, wire, HttpResponseStatus.valueOf(refusal.status()), false);
         }
     }
 
@@ -225,10 +231,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (ctx.channel() instanceof Http2StreamChannel && Http2CodecUtil.getEmbeddedHttp2Exception(cause) != null) {
-            // A protocol error on this stream (a frame in the wrong state, a content-length the
-            // DATA does not match): the stream channel's own end resets it with the error's
-            // code (RFC 9113 section 5.4.2); a plain close would reset it with CANCEL.
+        if (wire.isProtocolError(cause)) { // answered by the channel's own end (an HTTP/2 stream's reset)
             ctx.fireExceptionCaught(cause);
             return;
         }

@@ -10,7 +10,6 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedInput;
 import io.netty.handler.stream.ChunkedNioFile;
@@ -20,6 +19,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.nettyrack.netty.pipeline.PipelineNames;
+import org.nettyrack.netty.pipeline.Wire;
 
 /**
  * Writes a region of a file as response body bytes, the one file sender of the Netty door
@@ -42,11 +42,11 @@ public final class FileBodies {
     }
 
     /** Writes and flushes the region; the returned future fails when the file ran short. */
-    public static ChannelFuture write(Channel channel, Path file, long offset, long length) throws IOException {
+    public static ChannelFuture write(Channel channel, Wire wire, Path file, long offset, long length) throws IOException {
         FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
         Object body;
         try {
-            if (channel instanceof Http2StreamChannel) {
+            if (wire.isStream()) {
                 body = new AsContent(chunked(channel.pipeline(), in, offset, length));
             } else if (channel.pipeline().get(SslHandler.class) == null) {
                 body = new DefaultFileRegion(in, offset, length);

@@ -18,13 +18,12 @@ import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import org.nettyrack.core.Hijack;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.netty.http2.Http2StreamBytes;
 import org.nettyrack.netty.pipeline.PipelineNames;
+import org.nettyrack.netty.pipeline.Wire;
 
 /**
  * The Netty door's {@code rack.hijack} ({@link Hijack}): made by
@@ -40,6 +39,7 @@ import org.nettyrack.netty.pipeline.PipelineNames;
  */
 public final class NettyHijack implements Hijack {
     private final Channel client;
+    private final Wire wire;
     private final int status;
     private final ResponseHeaders headers;
     private final Runnable started;
@@ -48,8 +48,9 @@ public final class NettyHijack implements Hijack {
     private Channel appEnd;
 
     /** headers: null for a full hijack. started: run on the event loop once bytes flow, or on cancel. */
-    public NettyHijack(Channel client, int status, ResponseHeaders headers, long lingerMillis, Runnable started) {
+    public NettyHijack(Channel client, Wire wire, int status, ResponseHeaders headers, long lingerMillis, Runnable started) {
         this.client = client;
+        this.wire = wire;
         this.status = status;
         this.headers = headers;
         this.started = started;
@@ -59,7 +60,7 @@ public final class NettyHijack implements Hijack {
 
     @Override
     public int connect(String host, int port) throws IOException {
-        Channel socket = client instanceof Http2StreamChannel ? client.parent() : client; // a stream has no transport of its own
+        Channel socket = wire.connection(client); // a stream has no transport of its own
         boolean epoll = socket.config() instanceof EpollChannelConfig;
         ChannelFuture connected = new Bootstrap()
             .group(client.eventLoop())
@@ -84,7 +85,7 @@ public final class NettyHijack implements Hijack {
             if (headers != null) {
                 client.write(head());
             }
-            leaveForHijack(client.pipeline(), toApp); // may pass buffered bytes on
+            leaveForHijack(client.pipeline(), wire, toApp); // may pass buffered bytes on
             toApp.peer(appEnd);
             toClient.peer(client);
             if (!client.isActive()) {
@@ -130,11 +131,9 @@ public final class NettyHijack implements Hijack {
      * decoded (sent after the request head) reach the pump. Handlers nearer the socket that
      * are not HTTP's stay.
      */
-    private static void leaveForHijack(ChannelPipeline p, ChannelHandler pump) {
+    private static void leaveForHijack(ChannelPipeline p, Wire wire, ChannelHandler pump) {
         PipelineNames.leaveHttp(p);
-        if (p.get(PipelineNames.H2_STREAM_CODEC) != null) { // an HTTP/2 stream after its extended CONNECT: bytes from here on
-            Http2StreamBytes.replaceStreamCodec(p);
-        }
+        wire.carryBytes(p);
         for (String name : new String[] {PipelineNames.DATE, PipelineNames.ENCODER}) {
             if (p.get(name) != null) {
                 p.remove(name);

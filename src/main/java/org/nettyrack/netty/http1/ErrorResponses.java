@@ -3,7 +3,6 @@ package org.nettyrack.netty.http1;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -11,11 +10,8 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
-import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2Stream;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import org.nettyrack.core.PlainAnswers;
+import org.nettyrack.netty.pipeline.Wire;
 
 /**
  * The core's {@link PlainAnswers} (400, 408, 413, 414, 431, 501, 503, 505) as Netty responses: the status
@@ -52,25 +48,11 @@ public final class ErrorResponses {
             + "\r\nconnection: close\r\n" + DateHeader.INSTANCE.line() + "\r\n" + text);
     }
 
-    /** Answers and closes: for requests the server will not read any further. */
-    public static void sendAndClose(ChannelHandlerContext ctx, HttpResponseStatus status, boolean head) {
-        ctx.writeAndFlush(plain(status, true, head)).addListener(CLOSE);
-    }
-
     /**
-     * Closes once the answer left. An HTTP/2 stream whose request is still arriving is first
-     * reset with NO_ERROR: "the server MAY request that the client abort transmission of a
-     * request without error by sending a RST_STREAM with an error code of NO_ERROR after
-     * sending a complete response" (RFC 9113 8.1); closing alone resets it with CANCEL, and
-     * clients (curl, httpx) then drop the answer they were given.
+     * Answers and closes, as the channel's protocol closes after an answer ({@link
+     * Wire#closeAfterAnswer}): for requests the server will not read any further.
      */
-    private static final ChannelFutureListener CLOSE = written -> {
-        if (written.isSuccess() && written.channel() instanceof Http2StreamChannel) {
-            Http2StreamChannel stream = (Http2StreamChannel) written.channel();
-            if (stream.stream().state() == Http2Stream.State.HALF_CLOSED_LOCAL) {
-                stream.writeAndFlush(new DefaultHttp2ResetFrame(Http2Error.NO_ERROR));
-            }
-        }
-        written.channel().close();
-    };
+    public static void sendAndClose(ChannelHandlerContext ctx, Wire wire, HttpResponseStatus status, boolean head) {
+        wire.closeAfterAnswer(ctx.writeAndFlush(plain(status, true, head)));
+    }
 }

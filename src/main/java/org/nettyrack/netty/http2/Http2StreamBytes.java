@@ -3,7 +3,6 @@ package org.nettyrack.netty.http2;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
@@ -11,7 +10,6 @@ import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2StreamFrame;
 import io.netty.util.ReferenceCountUtil;
-import org.nettyrack.netty.pipeline.PipelineNames;
 
 /**
  * An HTTP/2 stream as a byte stream, once its request was answered with a 2xx to an extended
@@ -24,7 +22,7 @@ import org.nettyrack.netty.pipeline.PipelineNames;
  * channel is not writable while it is shut); closing sends END_STREAM first, so a stream that
  * ends in order is not reset.
  */
-public final class Http2StreamBytes extends ChannelDuplexHandler {
+final class Http2StreamBytes extends ChannelDuplexHandler {
     private boolean inputEnded;
     private boolean outputEnded;
 
@@ -69,14 +67,5 @@ public final class Http2StreamBytes extends ChannelDuplexHandler {
             ctx.writeAndFlush(new DefaultHttp2DataFrame(true));
         }
         ctx.close(promise);
-    }
-
-    /**
-     * Puts a byte stream in the place of an HTTP/2 stream's codec, once its extended CONNECT
-     * was answered: for a WebSocket ({@code PushUpgrade}) and for a hijacked or
-     * {@code rack.protocol} stream alike.
-     */
-    public static void replaceStreamCodec(ChannelPipeline p) {
-        p.replace(PipelineNames.H2_STREAM_CODEC, PipelineNames.H2_BYTES, new Http2StreamBytes());
     }
 }

@@ -44,7 +44,6 @@ import org.nettyrack.netty.pipeline.ServerState;
  * streams leave in one {@code writev} (and, over TLS, fewer records) instead of one each.
  */
 public final class Http2Support {
-    static final String PROTOCOL = "HTTP/2";
     /** What only HTTP/1.1 needs: gone once a connection speaks h2. */
     private static final String[] HTTP1_ONLY = {PipelineNames.TIMEOUTS, PipelineNames.DECODER, PipelineNames.ENCODER,
         PipelineNames.DATE, PipelineNames.GUARD, PipelineNames.CONTINUE, PipelineNames.BODY, PipelineNames.DISPATCHER};
@@ -137,8 +136,8 @@ public final class Http2Support {
         p.addLast(PipelineNames.H2_STREAM_CODEC, Http2StreamCodec.INSTANCE);
         p.addLast(PipelineNames.GUARD, new RequestGuard(server.config.limits().maxHeaders()));
         p.addLast(PipelineNames.CONTINUE, expectContinue);
-        p.addLast(PipelineNames.BODY, new BodyCollector(server, PROTOCOL));
-        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server));
+        p.addLast(PipelineNames.BODY, new BodyCollector(server, Http2Wire.INSTANCE));
+        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server, Http2Wire.INSTANCE));
     }
 
     private static void removeHttp1(ChannelPipeline p) {

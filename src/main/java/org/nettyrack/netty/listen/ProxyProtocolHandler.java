@@ -1,15 +1,14 @@
 package org.nettyrack.netty.listen;
 
 import io.netty.channel.Channel;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.handler.codec.haproxy.HAProxyCommand;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 import io.netty.handler.codec.haproxy.HAProxyProtocolException;
 import io.netty.handler.codec.haproxy.HAProxyProxiedProtocol.AddressFamily;
-import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.AttributeKey;
 import io.netty.util.NetUtil;
 import java.net.InetAddress;
@@ -50,10 +49,9 @@ public final class ProxyProtocolHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The client: the PROXY header's source address when the connection had one, else the peer. */
-    public static SocketAddress clientAddress(Channel channel) {
-        Channel connection = channel instanceof Http2StreamChannel ? channel.parent() : channel;
+    public static SocketAddress clientAddress(Channel connection) {
         InetSocketAddress proxied = connection.attr(CLIENT).get();
-        return proxied != null ? proxied : channel.remoteAddress();
+        return proxied != null ? proxied : connection.remoteAddress();
     }
 
     @Override

@@ -23,18 +23,16 @@ import io.netty.handler.codec.http.websocketx.WebSocketFrameAggregator;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
 import io.netty.handler.codec.http.websocketx.extensions.WebSocketServerExtension;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.PushSession;
-import org.nettyrack.netty.exchange.NettyRackRequest;
-import org.nettyrack.netty.http2.Http2StreamBytes;
 import org.nettyrack.netty.pipeline.ActiveRequest;
 import org.nettyrack.netty.pipeline.PipelineNames;
 import org.nettyrack.netty.pipeline.ServerState;
+import org.nettyrack.netty.pipeline.Wire;
 
 /**
  * Switches an HTTP connection to push once the application has accepted the upgrade; runs on
@@ -55,8 +53,12 @@ import org.nettyrack.netty.pipeline.ServerState;
 public final class PushUpgrade {
     static final String PUSH = "push";
 
-    /** The application's answer to an upgrade request: status, headers, and the endpoint to drive. */
-    public record Accepted(int status, ResponseHeaders headers, PushEndpoint endpoint) {
+    /**
+     * An upgrade to make: the request's head, scheme and what it asked for ({@link Upgrade}), and
+     * the application's answer: status, headers, and the endpoint to drive.
+     */
+    public record Handshake(HttpRequest head, String scheme, Upgrade protocol, int status, ResponseHeaders headers,
+                            PushEndpoint endpoint) {
     }
 
     private PushUpgrade() {
@@ -71,10 +73,9 @@ public final class PushUpgrade {
      * {@link #NOT_STARTED}. active: the request's place in the server's count, which the push
      * handler releases when the connection ends (the caller releases it when not started).
      */
-    public static int start(Channel channel, ServerState server, NettyRackRequest request, Accepted accepted,
-                            ActiveRequest active) {
+    public static int start(Channel channel, ServerState server, Wire wire, Handshake accepted, ActiveRequest active) {
         ServerConfig config = server.config;
-        Upgrade protocol = request.upgrade();
+        Upgrade protocol = accepted.protocol();
         PushFraming framing = protocol == Upgrade.WEBSOCKET ? PushFraming.WEBSOCKET : PushFraming.SSE;
         NettyPushConnection connection = new NettyPushConnection(channel, framing, config.push().maxPushQueue(),
             config.push().pushTimeoutMillis());
@@ -84,10 +85,10 @@ public final class PushUpgrade {
         connection.attach(session, () -> handler.timeoutChanged(channel.pipeline().context(handler)));
         channel.config().setAutoRead(false);
 
-        boolean stream = channel instanceof Http2StreamChannel;
-        ChannelFuture handshake = protocol != Upgrade.WEBSOCKET ? sse(channel, request, accepted.status(), accepted.headers())
-            : stream ? websocketOverHttp2(channel, request, accepted.headers(), config)
-            : websocket(channel, request, accepted.headers(), config);
+        boolean stream = wire.isStream();
+        ChannelFuture handshake = protocol != Upgrade.WEBSOCKET ? sse(channel, accepted.head(), accepted.status(), accepted.headers())
+            : stream ? websocketOverHttp2(channel, wire, accepted.head(), accepted.headers(), config)
+            : websocket(channel, accepted, config);
         if (handshake == null) {
             return NOT_STARTED;
         }
@@ -126,12 +127,12 @@ public final class PushUpgrade {
             .build();
     }
 
-    private static ChannelFuture websocket(Channel channel, NettyRackRequest request, ResponseHeaders app,
-                                           ServerConfig config) {
-        HttpRequest head = request.head();
+    private static ChannelFuture websocket(Channel channel, Handshake accepted, ServerConfig config) {
+        HttpRequest head = accepted.head();
+        ResponseHeaders app = accepted.headers();
         WebSocketServerExtension deflate = deflate(head, config);
         WebSocketDecoderConfig decoderConfig = decoderConfig(deflate, config);
-        String url = ("https".equals(request.scheme()) ? "wss://" : "ws://") + (head.headers().get(HttpHeaderNames.HOST, "localhost")) + head.uri();
+        String url = ("https".equals(accepted.scheme()) ? "wss://" : "ws://") + (head.headers().get(HttpHeaderNames.HOST, "localhost")) + head.uri();
         FullHttpRequest full = new DefaultFullHttpRequest(head.protocolVersion(), head.method(), head.uri(),
             Unpooled.EMPTY_BUFFER, head.headers(), EmptyHttpHeaders.INSTANCE);
         WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(url,
@@ -164,9 +165,8 @@ public final class PushUpgrade {
      * permessage-deflate agreement; no key, no accept), then the stream's DATA carries the
      * frames ({@code Http2StreamBytes}), paced by the stream's flow-control windows.
      */
-    private static ChannelFuture websocketOverHttp2(Channel channel, NettyRackRequest request, ResponseHeaders app,
+    private static ChannelFuture websocketOverHttp2(Channel channel, Wire wire, HttpRequest head, ResponseHeaders app,
                                                     ServerConfig config) {
-        HttpRequest head = request.head();
         WebSocketServerExtension deflate = deflate(head, config);
         HttpHeaders out = nettyHeaders(PushHead.webSocket(app));
         out.remove(HttpHeaderNames.SEC_WEBSOCKET_PROTOCOL);
@@ -179,7 +179,7 @@ public final class PushUpgrade {
         }
         ChannelFuture done = channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out));
         ChannelPipeline p = channel.pipeline();
-        Http2StreamBytes.replaceStreamCodec(p);
+        wire.carryBytes(p);
         p.addAfter(PipelineNames.H2_BYTES, "wsencoder", new WebSocket13FrameEncoder(false));
         p.addAfter("wsencoder", "wsdecoder", new WebSocket13FrameDecoder(decoderConfig(deflate, config)));
         addMessageHandlers(p, deflate, config);
@@ -199,9 +199,9 @@ public final class PushUpgrade {
     }
 
     /** The event stream's head, then its body as chunks (HTTP/1.1) or up to the close (HTTP/1.0). */
-    private static ChannelFuture sse(Channel channel, NettyRackRequest request, int status, ResponseHeaders app) {
+    private static ChannelFuture sse(Channel channel, HttpRequest head, int status, ResponseHeaders app) {
         HttpHeaders out = nettyHeaders(PushHead.sse(app));
-        if (request.head().protocolVersion().equals(HttpVersion.HTTP_1_1)) {
+        if (head.protocolVersion().equals(HttpVersion.HTTP_1_1)) {
             out.set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
         } else {
             out.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

@@ -23,6 +23,7 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nettyrack.netty.http1.Http1Wire;
 
 class FileBodiesTest {
     @TempDir
@@ -32,7 +33,7 @@ class FileBodiesTest {
     void cleartextSendsARegionTheKernelCopies() throws IOException {
         Path file = Files.write(dir.resolve("f"), new byte[1000]);
         EmbeddedChannel channel = new EmbeddedChannel();
-        FileBodies.write(channel, file, 10, 100);
+        FileBodies.write(channel, Http1Wire.INSTANCE, file, 10, 100);
         Object out = channel.readOutbound();
         DefaultFileRegion region = assertInstanceOf(DefaultFileRegion.class, out);
         assertTrue(region.position() == 10 && region.count() == 100);
@@ -47,7 +48,7 @@ class FileBodiesTest {
         SSLEngine engine = SSLContext.getDefault().createSSLEngine();
         engine.setUseClientMode(false);
         EmbeddedChannel channel = new EmbeddedChannel(new SslHandler(engine));
-        FileBodies.write(channel, file, 0, 1000);
+        FileBodies.write(channel, Http1Wire.INSTANCE, file, 0, 1000);
         assertNotNull(channel.pipeline().get(FileBodies.CHUNKED));
         for (Object out; (out = channel.readOutbound()) != null; ) {
             assertFalse(out instanceof DefaultFileRegion, "no region under TLS");
@@ -79,7 +80,7 @@ class FileBodiesTest {
                 promise.setFailure(new IOException("file truncated"));
             }
         });
-        ChannelFuture written = FileBodies.write(channel, file, 0, 100);
+        ChannelFuture written = FileBodies.write(channel, Http1Wire.INSTANCE, file, 0, 100);
         channel.runPendingTasks();
         assertFalse(written.isSuccess());
         assertFalse(channel.isOpen());
