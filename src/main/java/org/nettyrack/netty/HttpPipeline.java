@@ -8,8 +8,7 @@ import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpResponseEncoder;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.config.Timeouts;
-import org.nettyrack.netty.exchange.BodyCollector;
-import org.nettyrack.netty.exchange.RackDispatcher;
+import org.nettyrack.netty.exchange.RequestStage;
 import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.http1.ExpectContinue;
 import org.nettyrack.netty.http1.Http1Wire;
@@ -19,6 +18,7 @@ import org.nettyrack.netty.http1.RequestTimeouts;
 import org.nettyrack.netty.http1.StrictRequestDecoder;
 import org.nettyrack.netty.http2.Http2Preface;
 import org.nettyrack.netty.http2.Http2Support;
+import org.nettyrack.netty.listen.ConnectionLimit;
 import org.nettyrack.netty.listen.ProxyProtocolHandler;
 import org.nettyrack.netty.pipeline.PipelineNames;
 import org.nettyrack.netty.pipeline.ServerState;
@@ -50,17 +50,17 @@ import org.nettyrack.netty.tls.TlsSniffer;
  * them ({@code NettyHijack}).
  */
 public final class HttpPipeline extends ChannelInitializer<Channel> {
+    private final RequestStage stage;
     private final ServerState server;
+    private final ConnectionLimit connections;
     private final TlsListener tls;
     private final HttpDecoderConfig decoderConfig;
 
-    public HttpPipeline(ServerState server) {
-        this(server, null);
-    }
-
-    /** tls: the listener's TLS state, or null for cleartext. */
-    public HttpPipeline(ServerState server, TlsListener tls) {
-        this.server = server;
+    /** connections: the server's cap, which counts each connection accepted; tls: the listener's TLS state, or null for cleartext. */
+    public HttpPipeline(RequestStage stage, ConnectionLimit connections, TlsListener tls) {
+        this.stage = stage;
+        this.server = stage.server();
+        this.connections = connections;
         this.tls = tls;
         ServerConfig config = server.config;
         this.decoderConfig = new HttpDecoderConfig()
@@ -73,7 +73,7 @@ public final class HttpPipeline extends ChannelInitializer<Channel> {
 
     @Override
     protected void initChannel(Channel ch) {
-        server.connections.accepted(ch);
+        connections.accepted(ch);
         server.channels.add(ch);
         configure(ch.pipeline());
     }
@@ -90,7 +90,7 @@ public final class HttpPipeline extends ChannelInitializer<Channel> {
         p.addLast(PipelineNames.TIMEOUTS, timeouts());
         addProxy(p);
         if (config.http2Settings().enabled()) {
-            p.addLast(PipelineNames.PREFACE, new Http2Preface(server));
+            p.addLast(PipelineNames.PREFACE, new Http2Preface(stage));
         }
         addHttp1(p, config.http2Settings().enabled());
     }
@@ -109,7 +109,7 @@ public final class HttpPipeline extends ChannelInitializer<Channel> {
 
     /** HTTP/2 from the connection's next byte on: for a TLS connection whose ALPN chose h2. */
     void addHttp2(ChannelPipeline p) {
-        Http2Support.configure(p, server);
+        Http2Support.configure(p, stage);
     }
 
     /**
@@ -123,10 +123,9 @@ public final class HttpPipeline extends ChannelInitializer<Channel> {
         p.addLast(PipelineNames.DATE, DateHeader.INSTANCE);
         p.addLast(PipelineNames.GUARD, new RequestGuard(config.limits().maxHeaders()));
         if (h2cUpgrade) {
-            p.addLast(PipelineNames.H2C_UPGRADE, Http2Support.upgradeHandler(server));
+            p.addLast(PipelineNames.H2C_UPGRADE, Http2Support.upgradeHandler(stage));
         }
         p.addLast(PipelineNames.CONTINUE, new ExpectContinue(config.limits().maxBodySize()));
-        p.addLast(PipelineNames.BODY, new BodyCollector(server, Http1Wire.INSTANCE));
-        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server, Http1Wire.INSTANCE));
+        stage.addTo(p, Http1Wire.INSTANCE);
     }
 }

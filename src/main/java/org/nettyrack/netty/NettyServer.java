@@ -23,6 +23,9 @@ import org.nettyrack.core.warmup.RecentRequests;
 import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.WarmupReport;
 import org.nettyrack.netty.control.ControlServer;
+import org.nettyrack.netty.exchange.RequestStage;
+import org.nettyrack.netty.files.PublicFiles;
+import org.nettyrack.netty.listen.ConnectionLimit;
 import org.nettyrack.netty.listen.Handoff;
 import org.nettyrack.netty.listen.InheritedSockets;
 import org.nettyrack.netty.listen.Listeners;
@@ -63,6 +66,8 @@ public final class NettyServer {
     private volatile Warmup warmup;
     private TlsListeners tls;
     private volatile ServerState state;
+    private volatile RequestStage stage;
+    private volatile ConnectionLimit connections;
     private WorkerPool pool;
     private ControlServer control;
 
@@ -104,12 +109,15 @@ public final class NettyServer {
         WorkerSettings workers = config.workers();
         ThreadNice nice = new ThreadNice(workers.workerNice(), workers.setPriority(), config.logs().errorLog());
         pool = new WorkerPool(workers.minThreads(), workers.maxThreads(), workers.waitThreads(), workers.queueSize(), nice::apply);
-        state = new ServerState(config, handler, pool);
-        loops = new ServerLoops(config, transport, new HttpPipeline(state));
+        ServerState opened = new ServerState(config, handler, pool);
+        stage = new RequestStage(opened, PublicFiles.of(config, System::nanoTime));
+        connections = new ConnectionLimit(config.workers().connectionCap());
+        state = opened;
+        loops = new ServerLoops(config, transport, new HttpPipeline(stage, connections, null));
         for (Bind bind : config.listen().binds()) {
             try {
                 ServerBootstrap served = tls.of(bind) != null
-                    ? loops.bootstrap.clone().childHandler(new HttpPipeline(state, tls.of(bind))) : loops.bootstrap;
+                    ? loops.bootstrap.clone().childHandler(new HttpPipeline(stage, connections, tls.of(bind))) : loops.bootstrap;
                 listeners.open(bind, served, transport, inherited);
             } catch (BindException e) {
                 stop();
@@ -131,7 +139,7 @@ public final class NettyServer {
             throw new IllegalStateException(state == null ? "not opened" : "stopped");
         }
         lifecycle.enter(Lifecycle.Phase.WARMING);
-        warmup = Warmup.start(state, loops.bootstrap, transport, loops.io, plan);
+        warmup = Warmup.start(stage, loops.bootstrap, transport, loops.io, plan);
         return warmup.done();
     }
 
@@ -166,7 +174,7 @@ public final class NettyServer {
         if (state == null || state.draining) {
             throw new IllegalStateException(state == null ? "not opened" : "stopped");
         }
-        listeners.accept(state.connections);
+        listeners.accept(connections);
         if (control != null) {
             control.accept();
         }
@@ -199,7 +207,7 @@ public final class NettyServer {
         if (state == null || state.draining) {
             return;
         }
-        listeners.handOver(state.connections);
+        listeners.handOver(connections);
         if (control != null) {
             control.handOver();
         }

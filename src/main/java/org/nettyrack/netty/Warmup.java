@@ -37,6 +37,8 @@ import org.nettyrack.core.warmup.JitCpu;
 import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.WarmupProgress;
 import org.nettyrack.core.warmup.WarmupReport;
+import org.nettyrack.netty.exchange.RequestStage;
+import org.nettyrack.netty.listen.ConnectionLimit;
 import org.nettyrack.netty.listen.Transport;
 import org.nettyrack.netty.pipeline.ServerState;
 
@@ -89,10 +91,12 @@ final class Warmup {
     }
 
     /** Starts the warm-up of {@code server}'s application; {@code bootstrap} is its listeners', {@code loops} its I/O loops. */
-    static Warmup start(ServerState server, ServerBootstrap bootstrap, Transport transport, EventLoopGroup loops,
+    static Warmup start(RequestStage server, ServerBootstrap bootstrap, Transport transport, EventLoopGroup loops,
                         WarmupPlan plan) throws InterruptedException {
-        Warmup warmup = new Warmup(server.forWarmup(), plan, loops);
-        warmup.listener = bootstrap.clone().childHandler(new HttpPipeline(warmup.state))
+        RequestStage stage = server.forWarmup();
+        Warmup warmup = new Warmup(stage.server(), plan, loops);
+        ConnectionLimit connections = new ConnectionLimit(stage.server().config.workers().connectionCap());
+        warmup.listener = bootstrap.clone().childHandler(new HttpPipeline(stage, connections, null))
             .bind("127.0.0.1", 0).sync().channel();
         warmup.client = new Bootstrap().group(loops).channel(transport.socketChannel())
             .option(ChannelOption.TCP_NODELAY, true)

@@ -14,6 +14,9 @@ import java.util.regex.Pattern;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.Workers;
 import org.nettyrack.core.config.ServerConfig;
+import org.nettyrack.netty.exchange.RequestStage;
+import org.nettyrack.netty.files.PublicFiles;
+import org.nettyrack.netty.listen.ConnectionLimit;
 import org.nettyrack.netty.pipeline.ServerState;
 
 /**
@@ -46,8 +49,9 @@ public final class PipelineHarness {
      * handlers tell server from client by it: the HTTP/2 multiplexer, for {@code Upgrade: h2c}).
      */
     public PipelineHarness(ServerConfig config, RackHandler handler, Workers workers, SocketAddress peer, Channel parent) {
-        state = new ServerState(config, handler, workers, this::now);
-        HttpPipeline pipeline = new HttpPipeline(state);
+        state = new ServerState(config, handler, workers);
+        RequestStage stage = new RequestStage(state, PublicFiles.of(config, this::now));
+        HttpPipeline pipeline = new HttpPipeline(stage, new ConnectionLimit(config.workers().connectionCap()), null);
         channel = new EmbeddedChannel(parent, DefaultChannelId.newInstance(), true, false, new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {

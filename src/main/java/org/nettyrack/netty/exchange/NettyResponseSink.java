@@ -24,7 +24,7 @@ import java.nio.file.Path;
 import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseCycle;
 import org.nettyrack.core.ResponseHeaders;
-import org.nettyrack.core.ResponseSink;
+import org.nettyrack.netty.files.EncodedSink;
 import org.nettyrack.netty.files.FileBodies;
 import org.nettyrack.netty.hijack.NettyHijack;
 import org.nettyrack.netty.http1.ErrorResponses;
@@ -50,7 +50,7 @@ import org.nettyrack.netty.push.PushUpgrade;
  * failed), upgraded once the application accepted an upgrade (for the dispatcher to hand on
  * to {@link PushUpgrade}), hijacked once the connection is the application's.
  */
-public final class NettyResponseSink implements ResponseSink {
+public final class NettyResponseSink implements EncodedSink {
     private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
     private final Channel channel;
@@ -122,6 +122,7 @@ public final class NettyResponseSink implements ResponseSink {
      * false, with nothing written, otherwise (HTTP/1.0, {@code connection: close}, draining,
      * an HTTP/2 stream).
      */
+    @Override
     public boolean respondEncoded(int status, ByteBuf response, int bodyLength) {
         ChannelHandlerContext encoder = channel.pipeline().context(PipelineNames.ENCODER);
         if (cycle.committed() || encoder == null || !connectionStays() || !http11()) {

@@ -9,6 +9,7 @@ import java.util.ArrayDeque;
 import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.push.UpgradeRefusal;
 import org.nettyrack.core.warmup.RecentRequests;
+import org.nettyrack.netty.files.PublicFiles;
 import org.nettyrack.netty.http1.ErrorResponses;
 import org.nettyrack.netty.http1.Refusal;
 import org.nettyrack.netty.pipeline.ActiveRequest;
@@ -38,6 +39,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private static final int MAX_WAITING = 16;
 
     private final ServerState server;
+    private final PublicFiles publicFiles;
     private final Wire wire;
     private final ArrayDeque<NettyRackRequest> waiting = new ArrayDeque<>();
     private ChannelHandlerContext ctx;
@@ -45,8 +47,10 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
     private boolean closeWhenIdle;
     private Refusal pendingRefusal;
 
-    public RackDispatcher(ServerState server, Wire wire) {
+    /** publicFiles: answered on the event loop before the application; null without {@code --public}. */
+    public RackDispatcher(ServerState server, PublicFiles publicFiles, Wire wire) {
         this.server = server;
+        this.publicFiles = publicFiles;
         this.wire = wire;
     }
 
@@ -97,7 +101,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
         inFlight = sink;
         ActiveRequest active = server.activeRequest();
         sink.done().addListener(f -> exchangeEnded(sink, sink.done().getNow(), active));
-        if (server.publicFiles != null && server.publicFiles.serve(request, sink)) {
+        if (publicFiles != null && publicFiles.serve(request, sink)) {
             return;
         }
         boolean accepted = server.workers.submit(() -> FailureResponse.serve(server.handler, request, sink, server.errorLog));

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.config.FileSettings;
 import org.nettyrack.core.config.ServerConfig;
@@ -16,13 +17,11 @@ import org.nettyrack.core.files.FileResponse;
 import org.nettyrack.core.files.PublicDir;
 import org.nettyrack.core.files.PublicFile;
 import org.nettyrack.core.files.PublicFileCache;
-import org.nettyrack.netty.exchange.NettyRackRequest;
-import org.nettyrack.netty.exchange.NettyResponseSink;
 import org.nettyrack.netty.http1.DateHeader;
 
 /**
  * {@code --public DIR}: answers GET and HEAD for files under the directory on the event loop,
- * through the request's {@link NettyResponseSink}, so the application (and Ruby) never sees
+ * through the request's {@link EncodedSink}, so the application (and Ruby) never sees
  * them; {@link PublicDir} decides what a path names and refuses what would leave the
  * directory, {@link PublicFileCache} keeps that and the file's facts (and a small file's bytes)
  * for {@code --file-cache} seconds, {@link FileResponse} decides the status and headers,
@@ -34,7 +33,7 @@ import org.nettyrack.netty.http1.DateHeader;
  * connection, is the same bytes every time while the cache keeps the file: it is encoded
  * once per read of the file (head and body, as the response encoder would) into direct
  * memory, which the socket takes without a copy, and then written as it is ({@link
- * NettyResponseSink#respondEncoded}); with the date line of the second in it, it is encoded
+ * EncodedSink#respondEncoded}); with the date line of the second in it, it is encoded
  * again when the second changes. A request with a condition or a range,
  * a file with precompressed siblings, and a connection that ends or is not HTTP/1.1 get the
  * general path.
@@ -111,7 +110,7 @@ public final class PublicFiles {
     }
 
     /** Answers the request when it is for a public file (or refused); false to run the application. */
-    public boolean serve(NettyRackRequest request, NettyResponseSink sink) {
+    public boolean serve(RackRequest request, EncodedSink sink) {
         String method = request.method();
         boolean get = "GET".equals(method);
         if (!get && !"HEAD".equals(method)) {
@@ -154,7 +153,7 @@ public final class PublicFiles {
     }
 
     /** The usual answer from its encoded bytes, when it applies (see the class comment); false to take the general path. */
-    private boolean sendEncoded(String path, PublicFile file, NettyRackRequest request, NettyResponseSink sink) {
+    private boolean sendEncoded(String path, PublicFile file, RackRequest request, EncodedSink sink) {
         if (maxEncoded == 0 || file.plain().bytes() == null || file.brotli() != null || file.gzip() != null) {
             return false;
         }
@@ -191,7 +190,7 @@ public final class PublicFiles {
         return head.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
-    private static void send(NettyResponseSink sink, FileResponse answer) throws IOException {
+    private static void send(EncodedSink sink, FileResponse answer) throws IOException {
         if (!answer.hasBody()) {
             sink.respond(answer.status(), answer.headers(), new byte[0], 0, 0);
             return;
@@ -205,7 +204,7 @@ public final class PublicFiles {
         sink.end();
     }
 
-    private static void plain(NettyResponseSink sink, int status, String text) {
+    private static void plain(EncodedSink sink, int status, String text) {
         ResponseHeaders headers = new ResponseHeaders();
         headers.add("content-type", "text/plain; charset=utf-8");
         byte[] body = text.getBytes(StandardCharsets.US_ASCII);

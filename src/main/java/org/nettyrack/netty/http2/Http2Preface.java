@@ -7,8 +7,8 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import java.util.List;
+import org.nettyrack.netty.exchange.RequestStage;
 import org.nettyrack.netty.pipeline.PipelineNames;
-import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * On a cleartext port with h2c on, just before the HTTP/1.1 decoder: reads a connection's first
@@ -22,10 +22,10 @@ import org.nettyrack.netty.pipeline.ServerState;
 public final class Http2Preface extends ByteToMessageDecoder {
     private static final ByteBuf PREFACE = Http2CodecUtil.connectionPrefaceBuf();
 
-    private final ServerState server;
+    private final RequestStage stage;
 
-    public Http2Preface(ServerState server) {
-        this.server = server;
+    public Http2Preface(RequestStage stage) {
+        this.stage = stage;
     }
 
     @Override
@@ -38,7 +38,7 @@ public final class Http2Preface extends ByteToMessageDecoder {
             if (p.get(PipelineNames.H2C_UPGRADE) != null) {
                 p.remove(PipelineNames.H2C_UPGRADE);
             }
-            Http2Support.configure(p, server);
+            Http2Support.configure(p, stage);
             p.remove(this);
         }
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.nettyrack.netty.exchange.RequestStage;
 import org.nettyrack.netty.http1.ExpectContinue;
 import org.nettyrack.netty.pipeline.ConnectionEvent;
 import org.nettyrack.netty.pipeline.ServerState;
@@ -32,6 +33,7 @@ import org.nettyrack.netty.pipeline.ServerState;
  * Everything here runs on the connection's event loop, which its streams share.
  */
 final class Http2Streams extends ChannelInboundHandlerAdapter {
+    private final RequestStage stage;
     private final ServerState server;
     private final Set<Channel> open = new HashSet<>();
     /** Stateless: one for all the connection's streams. */
@@ -39,8 +41,9 @@ final class Http2Streams extends ChannelInboundHandlerAdapter {
     private ChannelHandlerContext ctx;
     private ScheduledFuture<?> idleTimer;
 
-    Http2Streams(ServerState server) {
-        this.server = server;
+    Http2Streams(RequestStage stage) {
+        this.stage = stage;
+        this.server = stage.server();
         this.expectContinue = new ExpectContinue(server.config.limits().maxBodySize());
     }
 
@@ -50,7 +53,7 @@ final class Http2Streams extends ChannelInboundHandlerAdapter {
             @Override
             protected void initChannel(Http2StreamChannel stream) {
                 opened(stream);
-                Http2Support.streamPipeline(stream.pipeline(), server, expectContinue);
+                Http2Support.streamPipeline(stream.pipeline(), stage, expectContinue);
             }
         };
     }

@@ -14,12 +14,10 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import java.util.List;
 import org.nettyrack.core.config.ServerConfig;
-import org.nettyrack.netty.exchange.BodyCollector;
-import org.nettyrack.netty.exchange.RackDispatcher;
+import org.nettyrack.netty.exchange.RequestStage;
 import org.nettyrack.netty.http1.ExpectContinue;
 import org.nettyrack.netty.http1.RequestGuard;
 import org.nettyrack.netty.pipeline.PipelineNames;
-import org.nettyrack.netty.pipeline.ServerState;
 
 /**
  * HTTP/2 for the Netty door, built from Netty's own handlers. A connection that speaks h2
@@ -56,12 +54,12 @@ public final class Http2Support {
      * connection preface: the HTTP/1.1 handlers leave, the h2 ones are added last. For a
      * cleartext connection that opened with the preface, and for TLS once ALPN chose "h2".
      */
-    public static void configure(ChannelPipeline p, ServerState server) {
+    public static void configure(ChannelPipeline p, RequestStage stage) {
         removeHttp1(p);
-        Http2Streams streams = new Http2Streams(server);
+        Http2Streams streams = new Http2Streams(stage);
         p.addLast(PipelineNames.H2_FLUSH, flushConsolidation());
         p.addLast(PipelineNames.H2_ORDER, new Http2FrameOrder());
-        p.addLast(PipelineNames.H2_CODEC, frameCodec(server.config));
+        p.addLast(PipelineNames.H2_CODEC, frameCodec(stage.server().config));
         p.addLast(PipelineNames.H2_MUX, new Http2MultiplexHandler(streams.initializer()));
         p.addLast(PipelineNames.H2_STREAMS, streams);
     }
@@ -71,13 +69,13 @@ public final class Http2Support {
      * the request becomes stream 1. A request with a body is served on HTTP/1.1 instead (the
      * upgrade is optional for the server), and other upgrades (WebSocket) pass untouched.
      */
-    public static ChannelHandler upgradeHandler(ServerState server) {
+    public static ChannelHandler upgradeHandler(RequestStage stage) {
         HttpServerUpgradeHandler.SourceCodec http1 = ctx -> {
             removeHttp1(ctx.pipeline());
             ctx.pipeline().addBefore(ctx.name(), PipelineNames.H2_FLUSH, flushConsolidation()); // the codec comes in at ctx's place
             ctx.pipeline().addBefore(ctx.name(), PipelineNames.H2_ORDER, Http2FrameOrder.afterUpgrade());
         };
-        return new HttpServerUpgradeHandler(http1, protocol -> "h2c".contentEquals(protocol) ? upgradeCodec(server) : null, 0) {
+        return new HttpServerUpgradeHandler(http1, protocol -> "h2c".contentEquals(protocol) ? upgradeCodec(stage) : null, 0) {
             @Override
             protected boolean shouldHandleUpgradeRequest(HttpRequest request) {
                 return HttpUtil.getContentLength(request, 0L) == 0
@@ -98,9 +96,9 @@ public final class Http2Support {
         return false;
     }
 
-    private static HttpServerUpgradeHandler.UpgradeCodec upgradeCodec(ServerState server) {
-        Http2Streams streams = new Http2Streams(server);
-        return new Http2ServerUpgradeCodec(frameCodec(server.config), new Http2MultiplexHandler(streams.initializer()), streams);
+    private static HttpServerUpgradeHandler.UpgradeCodec upgradeCodec(RequestStage stage) {
+        Http2Streams streams = new Http2Streams(stage);
+        return new Http2ServerUpgradeCodec(frameCodec(stage.server().config), new Http2MultiplexHandler(streams.initializer()), streams);
     }
 
     /**
@@ -132,12 +130,11 @@ public final class Http2Support {
     }
 
     /** One stream's pipeline: HTTP objects in and out, then the HTTP/1.1 path's own handlers. */
-    static void streamPipeline(ChannelPipeline p, ServerState server, ExpectContinue expectContinue) {
+    static void streamPipeline(ChannelPipeline p, RequestStage stage, ExpectContinue expectContinue) {
         p.addLast(PipelineNames.H2_STREAM_CODEC, Http2StreamCodec.INSTANCE);
-        p.addLast(PipelineNames.GUARD, new RequestGuard(server.config.limits().maxHeaders()));
+        p.addLast(PipelineNames.GUARD, new RequestGuard(stage.server().config.limits().maxHeaders()));
         p.addLast(PipelineNames.CONTINUE, expectContinue);
-        p.addLast(PipelineNames.BODY, new BodyCollector(server, Http2Wire.INSTANCE));
-        p.addLast(PipelineNames.DISPATCHER, new RackDispatcher(server, Http2Wire.INSTANCE));
+        stage.addTo(p, Http2Wire.INSTANCE);
     }
 
     private static void removeHttp1(ChannelPipeline p) {

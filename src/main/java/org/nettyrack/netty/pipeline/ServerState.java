@@ -5,7 +5,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongSupplier;
 import org.nettyrack.core.AccessLog;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.RackHandler;
@@ -13,8 +12,6 @@ import org.nettyrack.core.Workers;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.ops.ServerCounters;
 import org.nettyrack.core.warmup.RecentRequests;
-import org.nettyrack.netty.files.PublicFiles;
-import org.nettyrack.netty.listen.ConnectionLimit;
 
 /**
  * What every connection of one server shares: settings, the application, the worker pool,
@@ -28,9 +25,6 @@ public final class ServerState {
     public final AccessLog accessLog;
     public final ErrorLog errorLog;
     public final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
-    public final ConnectionLimit connections;
-    /** {@code --public}: files answered before the application; null without it. */
-    public final PublicFiles publicFiles;
     private final AtomicInteger activeRequests = new AtomicInteger();
     public final ServerCounters counters = new ServerCounters();
     /** The requests a hot restart's new process may warm up on; null unless asked for ({@code --warmup recent}). */
@@ -38,24 +32,16 @@ public final class ServerState {
     public volatile boolean draining;
 
     public ServerState(ServerConfig config, RackHandler handler, Workers workers) {
-        this(config, handler, workers, System::nanoTime);
-    }
-
-    /** clock: nanoseconds for the public files' cache time (tests give the event loop's ticker). */
-    public ServerState(ServerConfig config, RackHandler handler, Workers workers, LongSupplier clock) {
         this(config, handler, workers, config.logs().accessLog() == null ? null
-            : new AccessLog(config.logs().accessLog(), config.logs().accessLogFormat()), PublicFiles.of(config, clock));
+            : new AccessLog(config.logs().accessLog(), config.logs().accessLogFormat()));
     }
 
-    private ServerState(ServerConfig config, RackHandler handler, Workers workers, AccessLog accessLog,
-                        PublicFiles publicFiles) {
+    private ServerState(ServerConfig config, RackHandler handler, Workers workers, AccessLog accessLog) {
         this.config = config;
         this.handler = handler;
         this.workers = workers;
         this.accessLog = accessLog;
         this.errorLog = config.logs().errorLog();
-        this.connections = new ConnectionLimit(config.workers().connectionCap());
-        this.publicFiles = publicFiles;
     }
 
     /** What the dispatchers record answered requests in, or null. */
@@ -98,10 +84,10 @@ public final class ServerState {
     }
 
     /**
-     * The same application, workers, settings and public files, but connections, counters and
-     * no access log of its own: a warm-up's requests are neither logged nor counted as traffic.
+     * The same application, workers and settings, but connections, counters and no access log
+     * of its own: a warm-up's requests are neither logged nor counted as traffic.
      */
     public ServerState forWarmup() {
-        return new ServerState(config, handler, workers, null, publicFiles);
+        return new ServerState(config, handler, workers, null);
     }
 }

@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.netty.HttpPipeline;
+import org.nettyrack.netty.exchange.RequestStage;
 import org.nettyrack.netty.http1.PlainHttpRefusal;
+import org.nettyrack.netty.listen.ConnectionLimit;
 import org.nettyrack.netty.pipeline.PipelineNames;
 import org.nettyrack.netty.pipeline.ServerState;
 
@@ -50,7 +52,7 @@ class TlsPipelineTest {
             task.run();
             return true;
         });
-        HttpPipeline pipeline = new HttpPipeline(state, tls);
+        HttpPipeline pipeline = new HttpPipeline(new RequestStage(state, null), new ConnectionLimit(state.config.workers().connectionCap()), tls);
         server = new EmbeddedChannel(new ChannelInitializer<Channel>() {
             @Override
             protected void initChannel(Channel ch) {
