@@ -18,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.config.ControlEndpoint;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.ops.ControlActions;
-import org.nettyrack.netty.http1.DateHeader;
 import org.nettyrack.netty.listen.InheritedSockets;
 import org.nettyrack.netty.listen.Listeners;
 import org.nettyrack.netty.listen.Transport;
+import org.nettyrack.netty.response.DateHeader;
 
 /**
  * The control endpoint's own small HTTP listener (TCP, or a unix socket), apart from the

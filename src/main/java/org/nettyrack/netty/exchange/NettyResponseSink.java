@@ -27,16 +27,16 @@ import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.netty.files.EncodedSink;
 import org.nettyrack.netty.files.FileBodies;
 import org.nettyrack.netty.hijack.NettyHijack;
-import org.nettyrack.netty.http1.ErrorResponses;
-import org.nettyrack.netty.http1.Http1Framing;
 import org.nettyrack.netty.pipeline.PipelineNames;
 import org.nettyrack.netty.pipeline.ServerState;
 import org.nettyrack.netty.pipeline.Wire;
 import org.nettyrack.netty.push.PushUpgrade;
+import org.nettyrack.netty.response.ErrorResponses;
+import org.nettyrack.netty.response.ResponseFraming;
 
 /**
  * Writes one response onto a Netty channel from the worker thread that runs the app, framed
- * as {@link Http1Framing} decides (an HTTP/2 stream's codec turns the same objects into
+ * as {@link ResponseFraming} decides (an HTTP/2 stream's codec turns the same objects into
  * frames), and closes the connection after it when the framing says it does not stay.
  * A streamed response's head waits for its first body bytes (or its end), so an application
  * that fails before producing any still gets a proper error response instead of a cut one.
@@ -102,7 +102,7 @@ public final class NettyResponseSink implements EncodedSink {
 
     @Override
     public void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length) {
-        Http1Framing framing = start(status, headers);
+        ResponseFraming framing = start(status, headers);
         ByteBuf content = Unpooled.EMPTY_BUFFER;
         boolean withBody = cycle.bodyAllowed() && length > 0;
         if (withBody) {
@@ -137,7 +137,7 @@ public final class NettyResponseSink implements EncodedSink {
 
     @Override
     public void begin(int status, ResponseHeaders headers, long contentLength) {
-        Http1Framing framing = start(status, headers);
+        ResponseFraming framing = start(status, headers);
         cycle.declare(framing.streamed(contentLength));
         keepAlive = framing.keepAlive();
         pendingHead = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), framing.settled());
@@ -250,11 +250,11 @@ public final class NettyResponseSink implements EncodedSink {
     }
 
     /** Decides the framing of the response the application gives; an error response replaces a head that never left. */
-    private Http1Framing start(int status, ResponseHeaders headers) {
+    private ResponseFraming start(int status, ResponseHeaders headers) {
         cycle.requireNotStarted();
         pendingHead = null;
         this.status = status;
-        Http1Framing framing = new Http1Framing(http11(), request.isHead(), connectionStays(), status, headers);
+        ResponseFraming framing = new ResponseFraming(http11(), request.isHead(), connectionStays(), status, headers);
         cycle.start(framing.bodyAllowed());
         return framing;
     }

@@ -10,13 +10,13 @@ import org.nettyrack.core.FailureResponse;
 import org.nettyrack.core.push.UpgradeRefusal;
 import org.nettyrack.core.warmup.RecentRequests;
 import org.nettyrack.netty.files.PublicFiles;
-import org.nettyrack.netty.http1.ErrorResponses;
 import org.nettyrack.netty.http1.Refusal;
 import org.nettyrack.netty.pipeline.ActiveRequest;
 import org.nettyrack.netty.pipeline.ConnectionEvent;
 import org.nettyrack.netty.pipeline.ServerState;
 import org.nettyrack.netty.pipeline.Wire;
 import org.nettyrack.netty.push.PushUpgrade;
+import org.nettyrack.netty.response.ErrorResponses;
 
 /**
  * Last in the pipeline, one per connection (or HTTP/2 stream), behind the {@link BodyCollector}:

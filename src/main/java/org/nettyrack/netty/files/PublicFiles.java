@@ -17,7 +17,7 @@ import org.nettyrack.core.files.FileResponse;
 import org.nettyrack.core.files.PublicDir;
 import org.nettyrack.core.files.PublicFile;
 import org.nettyrack.core.files.PublicFileCache;
-import org.nettyrack.netty.http1.DateHeader;
+import org.nettyrack.netty.response.DateHeader;
 
 /**
  * {@code --public DIR}: answers GET and HEAD for files under the directory on the event loop,

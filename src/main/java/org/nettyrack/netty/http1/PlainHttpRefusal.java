@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.ReferenceCountUtil;
+import org.nettyrack.netty.response.DateHeader;
 
 /**
  * Answers a connection that sent cleartext to a TLS port ({@code TlsSniffer} put it there):

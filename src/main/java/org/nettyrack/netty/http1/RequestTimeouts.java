@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.netty.pipeline.ConnectionEvent;
+import org.nettyrack.netty.response.ErrorResponses;
 
 /**
  * First in the pipeline, it bounds the time a connection may hold the server without asking

@@ -13,7 +13,7 @@ import io.netty.handler.codec.http2.Http2StreamFrame;
 import io.netty.handler.codec.http2.Http2StreamFrameToHttpObjectCodec;
 import io.netty.handler.codec.http2.HttpConversionUtil;
 import java.util.List;
-import org.nettyrack.netty.http1.DateHeader;
+import org.nettyrack.netty.response.DateHeader;
 
 /**
  * First in each HTTP/2 stream's pipeline: Netty's stream codec (frames in, the HTTP/1.1 path's

@@ -1,4 +1,4 @@
-package org.nettyrack.netty.http1;
+package org.nettyrack.netty.response;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.nettyrack.core.ResponseHeaders;
 
 /** The framing decisions alone; {@code NettyResponseSinkTest} sees them as bytes on the wire. */
-class Http1FramingTest {
+class ResponseFramingTest {
     private static final boolean HTTP11 = true;
     private static final boolean HTTP10 = false;
 
@@ -24,7 +24,7 @@ class Http1FramingTest {
 
     @Test
     void aWholeBodyIsStatedByItsLengthAndTheApplicationsFramingIsDropped() {
-        Http1Framing framing = new Http1Framing(HTTP11, false, true, 200,
+        ResponseFraming framing = new ResponseFraming(HTTP11, false, true, 200,
             app("content-type", "text/plain", "Content-Length", "99", "transfer-encoding", "chunked"));
         HttpHeaders out = framing.whole(5);
         assertEquals("5", out.get("content-length"));
@@ -36,12 +36,12 @@ class Http1FramingTest {
 
     @Test
     void aHeadAnswerStatesWhatAGetWouldHaveSent() {
-        assertEquals("1234", new Http1Framing(HTTP11, true, true, 200, app("content-length", "1234")).whole(0)
+        assertEquals("1234", new ResponseFraming(HTTP11, true, true, 200, app("content-length", "1234")).whole(0)
             .get("content-length"), "the application's own length");
-        Http1Framing noLength = new Http1Framing(HTTP11, true, true, 200, app());
+        ResponseFraming noLength = new ResponseFraming(HTTP11, true, true, 200, app());
         assertFalse(noLength.bodyAllowed());
         assertEquals("5", noLength.whole(5).get("content-length"), "the length of the body it gave");
-        Http1Framing streamedHead = new Http1Framing(HTTP11, true, true, 200, app());
+        ResponseFraming streamedHead = new ResponseFraming(HTTP11, true, true, 200, app());
         assertEquals(77, streamedHead.streamed(77));
         assertEquals("77", streamedHead.settled().get("content-length"), "a streamed HEAD answer states the known length");
     }
@@ -49,22 +49,22 @@ class Http1FramingTest {
     @Test
     void bodilessStatusesStateNoLength() {
         for (int status : new int[] {204, 304, 101}) {
-            Http1Framing framing = new Http1Framing(HTTP11, false, true, status, app("content-length", "10"));
+            ResponseFraming framing = new ResponseFraming(HTTP11, false, true, status, app("content-length", "10"));
             assertFalse(framing.bodyAllowed(), String.valueOf(status));
             assertNull(framing.whole(10).get("content-length"), String.valueOf(status));
         }
-        Http1Framing head304 = new Http1Framing(HTTP11, true, true, 304, app("content-length", "10"));
+        ResponseFraming head304 = new ResponseFraming(HTTP11, true, true, 304, app("content-length", "10"));
         assertNull(head304.whole(0).get("content-length"));
     }
 
     @Test
     void anUnknownLengthIsChunkedOnHttp11AndCloseDelimitedOnHttp10() {
-        Http1Framing http11 = new Http1Framing(HTTP11, false, true, 200, app());
+        ResponseFraming http11 = new ResponseFraming(HTTP11, false, true, 200, app());
         assertEquals(-1, http11.streamed(-1));
         assertEquals("chunked", http11.settled().get("transfer-encoding"));
         assertTrue(http11.keepAlive());
 
-        Http1Framing http10 = new Http1Framing(HTTP10, false, true, 200, app());
+        ResponseFraming http10 = new ResponseFraming(HTTP10, false, true, 200, app());
         assertEquals(-1, http10.streamed(-1));
         assertNull(http10.settled().get("transfer-encoding"));
         assertFalse(http10.keepAlive());
@@ -73,11 +73,11 @@ class Http1FramingTest {
 
     @Test
     void theApplicationsDeclaredLengthWinsAndAnUnreadableOneCountsAsUnknown() {
-        Http1Framing declared = new Http1Framing(HTTP11, false, true, 200, app("content-length", " 42 "));
+        ResponseFraming declared = new ResponseFraming(HTTP11, false, true, 200, app("content-length", " 42 "));
         assertEquals(42, declared.streamed(7));
         assertEquals("42", declared.settled().get("content-length"));
 
-        Http1Framing unreadable = new Http1Framing(HTTP11, false, true, 200, app("content-length", "lots"));
+        ResponseFraming unreadable = new ResponseFraming(HTTP11, false, true, 200, app("content-length", "lots"));
         assertEquals(-1, unreadable.streamed(7));
         assertEquals("chunked", unreadable.settled().get("transfer-encoding"));
         assertNull(unreadable.settled().get("content-length"));
@@ -85,14 +85,14 @@ class Http1FramingTest {
 
     @Test
     void theConnectionStaysUnlessTheRequestOrTheApplicationEndsIt() {
-        Http1Framing closing = new Http1Framing(HTTP11, false, true, 200, app("Connection", "Close"));
+        ResponseFraming closing = new ResponseFraming(HTTP11, false, true, 200, app("Connection", "Close"));
         assertEquals("close", closing.whole(0).get("connection"));
         assertFalse(closing.keepAlive());
 
-        Http1Framing refused = new Http1Framing(HTTP11, false, false, 200, app());
+        ResponseFraming refused = new ResponseFraming(HTTP11, false, false, 200, app());
         assertEquals("close", refused.whole(0).get("connection"));
 
-        Http1Framing http10 = new Http1Framing(HTTP10, false, true, 200, app());
+        ResponseFraming http10 = new ResponseFraming(HTTP10, false, true, 200, app());
         assertEquals("keep-alive", http10.whole(3).get("connection"), "an HTTP/1.0 client is told it stays");
         assertTrue(http10.keepAlive());
     }

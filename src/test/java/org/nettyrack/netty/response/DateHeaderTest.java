@@ -1,4 +1,4 @@
-package org.nettyrack.netty.http1;
+package org.nettyrack.netty.response;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package org.nettyrack.netty.http1;
+package org.nettyrack.netty.response;
 
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -10,8 +10,9 @@ import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.ResponseSink;
 
 /**
- * The HTTP/1.1 framing of one response, decided from the request and the application's
- * status and headers; it writes nothing. The framing headers are this class's: the
+ * The framing of one response, decided from the request and the application's status and
+ * headers, as the HTTP/1.1 head the response sink writes (on an HTTP/2 stream its codec makes
+ * frames of that head, and drops what HTTP/2 does not carry); it writes nothing. The framing headers are this class's: the
  * application's {@code transfer-encoding} and {@code content-length} are dropped, and the
  * length is stated here. A body may follow unless the request is HEAD or the status is 1xx,
  * 204 or 304; its end is known by Content-Length when the length is known, by chunks when not,
@@ -20,7 +21,7 @@ import org.nettyrack.core.ResponseSink;
  * close-delimited. Netty's keep-alive handler cannot tell a HEAD or a 304 from a
  * close-delimited body, which is why this is decided here.
  */
-public final class Http1Framing {
+public final class ResponseFraming {
     private static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
 
     private final HttpHeaders headers = HEADERS.newHeaders();
@@ -36,7 +37,7 @@ public final class Http1Framing {
      * @param headRequest whether the request is HEAD
      * @param stays whether the request lets the connection stay open (and the server is not draining)
      */
-    public Http1Framing(boolean http11, boolean headRequest, boolean stays, int status, ResponseHeaders app) {
+    public ResponseFraming(boolean http11, boolean headRequest, boolean stays, int status, ResponseHeaders app) {
         this.app = app;
         this.http11 = http11;
         this.headRequest = headRequest;

@@ -1,4 +1,4 @@
-package org.nettyrack.netty.http1;
+package org.nettyrack.netty.response;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -41,7 +41,7 @@ public final class ErrorResponses {
      * The same answer as bytes, with {@code connection: close}: for a connection whose pipeline
      * has no HTTP encoder (not yet, or any more).
      */
-    static ByteBuf encoded(HttpResponseStatus status) {
+    public static ByteBuf encoded(HttpResponseStatus status) {
         String text = PlainAnswers.text(status.code());
         return ByteBufUtil.writeAscii(io.netty.buffer.UnpooledByteBufAllocator.DEFAULT, "HTTP/1.1 " + text.strip()
             + "\r\ncontent-type: " + PlainAnswers.CONTENT_TYPE + "\r\ncontent-length: " + text.length()

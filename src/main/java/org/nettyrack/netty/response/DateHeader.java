@@ -1,4 +1,4 @@
-package org.nettyrack.netty.http1;
+package org.nettyrack.netty.response;
 
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
