@@ -49,7 +49,7 @@ class ImportBoundaryTest {
         "netty.response", "jdk io.netty.* core.* netty.pipeline",
         "netty.http1", "jdk io.netty.* core.* netty.pipeline netty.response",
         "netty.listen", "jdk io.netty.* core.*",
-        "netty.tls", "jdk io.netty.* core.* netty.http1",
+        "netty.tls", "jdk io.netty.* core.* netty.pipeline netty.http1",
         "netty.control", "jdk io.netty.* core.* netty.listen netty.response",
         "netty.hijack", "jdk io.netty.* core.* netty.pipeline",
         "netty.push", "jdk io.netty.* core.* netty.pipeline",

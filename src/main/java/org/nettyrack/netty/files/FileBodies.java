@@ -35,7 +35,6 @@ import org.nettyrack.netty.pipeline.Wire;
  * promised a length it cannot have.
  */
 public final class FileBodies {
-    static final String CHUNKED = "chunked-writer";
     private static final int CHUNK = 64 * 1024;
 
     private FileBodies() {
@@ -64,11 +63,11 @@ public final class FileBodies {
 
     private static Exact chunked(ChannelPipeline pipeline, FileChannel in, long offset, long length)
         throws IOException {
-        if (pipeline.get(CHUNKED) == null) {
+        if (pipeline.get(PipelineNames.CHUNKED_WRITER) == null) {
             if (pipeline.get(PipelineNames.ENCODER) != null) {
-                pipeline.addAfter(PipelineNames.ENCODER, CHUNKED, new ChunkedWriteHandler());
+                pipeline.addAfter(PipelineNames.ENCODER, PipelineNames.CHUNKED_WRITER, new ChunkedWriteHandler());
             } else {
-                pipeline.addLast(CHUNKED, new ChunkedWriteHandler()); // still before any handler on the way out
+                pipeline.addLast(PipelineNames.CHUNKED_WRITER, new ChunkedWriteHandler()); // still before any handler on the way out
             }
         }
         return new Exact(new ChunkedNioFile(in, offset, length, CHUNK));

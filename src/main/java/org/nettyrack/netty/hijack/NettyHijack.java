@@ -134,11 +134,7 @@ public final class NettyHijack implements Hijack {
     private static void leaveForHijack(ChannelPipeline p, Wire wire, ChannelHandler pump) {
         PipelineNames.leaveHttp(p);
         wire.carryBytes(p);
-        for (String name : new String[] {PipelineNames.DATE, PipelineNames.ENCODER}) {
-            if (p.get(name) != null) {
-                p.remove(name);
-            }
-        }
+        PipelineNames.dropHttp1Writers(p);
         p.addLast(PipelineNames.HIJACKED, pump);
         if (p.get(PipelineNames.DECODER) != null) {
             p.remove(PipelineNames.DECODER);

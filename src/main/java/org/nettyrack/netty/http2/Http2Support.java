@@ -42,9 +42,6 @@ import org.nettyrack.netty.pipeline.PipelineNames;
  * streams leave in one {@code writev} (and, over TLS, fewer records) instead of one each.
  */
 public final class Http2Support {
-    /** What only HTTP/1.1 needs: gone once a connection speaks h2. */
-    private static final String[] HTTP1_ONLY = {PipelineNames.TIMEOUTS, PipelineNames.DECODER, PipelineNames.ENCODER,
-        PipelineNames.DATE, PipelineNames.GUARD, PipelineNames.CONTINUE, PipelineNames.BODY, PipelineNames.DISPATCHER};
 
     private Http2Support() {
     }
@@ -55,7 +52,7 @@ public final class Http2Support {
      * cleartext connection that opened with the preface, and for TLS once ALPN chose "h2".
      */
     public static void configure(ChannelPipeline p, RequestStage stage) {
-        removeHttp1(p);
+        PipelineNames.leaveHttp1(p);
         Http2Streams streams = new Http2Streams(stage);
         p.addLast(PipelineNames.H2_FLUSH, flushConsolidation());
         p.addLast(PipelineNames.H2_ORDER, new Http2FrameOrder());
@@ -71,7 +68,7 @@ public final class Http2Support {
      */
     public static ChannelHandler upgradeHandler(RequestStage stage) {
         HttpServerUpgradeHandler.SourceCodec http1 = ctx -> {
-            removeHttp1(ctx.pipeline());
+            PipelineNames.leaveHttp1(ctx.pipeline());
             ctx.pipeline().addBefore(ctx.name(), PipelineNames.H2_FLUSH, flushConsolidation()); // the codec comes in at ctx's place
             ctx.pipeline().addBefore(ctx.name(), PipelineNames.H2_ORDER, Http2FrameOrder.afterUpgrade());
         };
@@ -135,13 +132,5 @@ public final class Http2Support {
         p.addLast(PipelineNames.GUARD, new RequestGuard(stage.server().config.limits().maxHeaders()));
         p.addLast(PipelineNames.CONTINUE, expectContinue);
         stage.addTo(p, Http2Wire.INSTANCE);
-    }
-
-    private static void removeHttp1(ChannelPipeline p) {
-        for (String name : HTTP1_ONLY) {
-            if (p.get(name) != null) {
-                p.remove(name);
-            }
-        }
     }
 }

@@ -22,6 +22,7 @@ import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.netty.pipeline.ActiveRequest;
 import org.nettyrack.netty.pipeline.ConnectionEvent;
+import org.nettyrack.netty.pipeline.PipelineNames;
 import org.nettyrack.netty.pipeline.ServerState;
 
 /**
@@ -39,7 +40,6 @@ import org.nettyrack.netty.pipeline.ServerState;
  * {@code on_shutdown}, then closes with 1001 or ends the stream.
  */
 final class PushHandler extends ChannelDuplexHandler {
-    static final String IDLE = "push-idle";
 
     private final NettyPushConnection connection;
     private final PushSession session;
@@ -116,8 +116,8 @@ final class PushHandler extends ChannelDuplexHandler {
 
     /** Replaces the idle timer after {@code client.timeout =}; runs on the event loop. */
     void timeoutChanged(ChannelHandlerContext ctx) {
-        if (ctx != null && !ctx.isRemoved() && ctx.pipeline().get(IDLE) != null) {
-            ctx.pipeline().replace(IDLE, IDLE, idleHandler(idle));
+        if (ctx != null && !ctx.isRemoved() && ctx.pipeline().get(PipelineNames.PUSH_IDLE) != null) {
+            ctx.pipeline().replace(PipelineNames.PUSH_IDLE, PipelineNames.PUSH_IDLE, idleHandler(idle));
         }
     }
 

@@ -51,8 +51,6 @@ import org.nettyrack.netty.pipeline.Wire;
  * Reading stays paused until the handshake is on the wire; then {@code on_open} is queued.
  */
 public final class PushUpgrade {
-    static final String PUSH = "push";
-
     /**
      * An upgrade to make: the request's head, scheme and what it asked for ({@link Upgrade}), and
      * the application's answer: status, headers, and the endpoint to drive.
@@ -96,8 +94,8 @@ public final class PushUpgrade {
         channel.closeFuture().addListener(f -> server.counters.pushClosed(protocol));
         ChannelPipeline p = channel.pipeline();
         PipelineNames.leaveHttp(p);
-        p.addLast(PushHandler.IDLE, PushHandler.idleHandler(connection.idle()));
-        p.addLast(PUSH, handler);
+        p.addLast(PipelineNames.PUSH_IDLE, PushHandler.idleHandler(connection.idle()));
+        p.addLast(PipelineNames.PUSH, handler);
         handshake.addListener(f -> {
             if (f.isSuccess()) {
                 session.opened();
@@ -153,8 +151,8 @@ public final class PushUpgrade {
         ChannelPipeline p = channel.pipeline();
         // The 101 has passed the pipeline already. Move the frame encoder ahead of the decoder,
         // so the deflate encoder added below compresses frames before they become bytes.
-        p.remove("wsencoder");
-        p.addBefore("wsdecoder", "wsencoder", new WebSocket13FrameEncoder(false));
+        p.remove(PipelineNames.WS_ENCODER);
+        p.addBefore(PipelineNames.WS_DECODER, PipelineNames.WS_ENCODER, new WebSocket13FrameEncoder(false));
         addMessageHandlers(p, deflate, config);
         return done;
     }
@@ -180,22 +178,22 @@ public final class PushUpgrade {
         ChannelFuture done = channel.writeAndFlush(new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, out));
         ChannelPipeline p = channel.pipeline();
         wire.carryBytes(p);
-        p.addAfter(PipelineNames.H2_BYTES, "wsencoder", new WebSocket13FrameEncoder(false));
-        p.addAfter("wsencoder", "wsdecoder", new WebSocket13FrameDecoder(decoderConfig(deflate, config)));
+        p.addAfter(PipelineNames.H2_BYTES, PipelineNames.WS_ENCODER, new WebSocket13FrameEncoder(false));
+        p.addAfter(PipelineNames.WS_ENCODER, PipelineNames.WS_DECODER, new WebSocket13FrameDecoder(decoderConfig(deflate, config)));
         addMessageHandlers(p, deflate, config);
         return done;
     }
 
     /** After the frame decoder: [deflate] → UTF-8 validator → aggregator. */
     private static void addMessageHandlers(ChannelPipeline p, WebSocketServerExtension deflate, ServerConfig config) {
-        String last = "wsdecoder";
+        String last = PipelineNames.WS_DECODER;
         if (deflate != null) {
-            p.addAfter(last, "wsdeflate-decoder", deflate.newExtensionDecoder());
-            p.addAfter("wsdeflate-decoder", "wsdeflate-encoder", deflate.newExtensionEncoder());
-            last = "wsdeflate-encoder";
+            p.addAfter(last, PipelineNames.WS_DEFLATE_DECODER, deflate.newExtensionDecoder());
+            p.addAfter(PipelineNames.WS_DEFLATE_DECODER, PipelineNames.WS_DEFLATE_ENCODER, deflate.newExtensionEncoder());
+            last = PipelineNames.WS_DEFLATE_ENCODER;
         }
-        p.addAfter(last, "wsutf8", new Utf8FrameValidator(false));
-        p.addAfter("wsutf8", "wsaggregator", new WebSocketFrameAggregator(config.push().maxMessageSize()));
+        p.addAfter(last, PipelineNames.WS_UTF8, new Utf8FrameValidator(false));
+        p.addAfter(PipelineNames.WS_UTF8, PipelineNames.WS_AGGREGATOR, new WebSocketFrameAggregator(config.push().maxMessageSize()));
     }
 
     /** The event stream's head, then its body as chunks (HTTP/1.1) or up to the close (HTTP/1.0). */

@@ -6,6 +6,7 @@ import io.netty.handler.ssl.OptionalSslHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import org.nettyrack.netty.http1.PlainHttpRefusal;
+import org.nettyrack.netty.pipeline.PipelineNames;
 
 /**
  * The first TLS handler of an {@code ssl://} connection: Netty's {@link OptionalSslHandler}
@@ -15,7 +16,6 @@ import org.nettyrack.netty.http1.PlainHttpRefusal;
  * within the header timeout, counted from accept.
  */
 public final class TlsSniffer extends OptionalSslHandler {
-    static final String SSL = "ssl";
     private final long handshakeTimeoutMillis;
 
     public TlsSniffer(SslContext context, long handshakeTimeoutMillis) {
@@ -25,7 +25,7 @@ public final class TlsSniffer extends OptionalSslHandler {
 
     @Override
     protected String newSslHandlerName() {
-        return SSL;
+        return PipelineNames.SSL;
     }
 
     @Override

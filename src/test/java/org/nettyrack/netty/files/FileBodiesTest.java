@@ -24,6 +24,7 @@ import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nettyrack.netty.http1.Http1Wire;
+import org.nettyrack.netty.pipeline.PipelineNames;
 
 class FileBodiesTest {
     @TempDir
@@ -49,7 +50,7 @@ class FileBodiesTest {
         engine.setUseClientMode(false);
         EmbeddedChannel channel = new EmbeddedChannel(new SslHandler(engine));
         FileBodies.write(channel, Http1Wire.INSTANCE, file, 0, 1000);
-        assertNotNull(channel.pipeline().get(FileBodies.CHUNKED));
+        assertNotNull(channel.pipeline().get(PipelineNames.CHUNKED_WRITER));
         for (Object out; (out = channel.readOutbound()) != null; ) {
             assertFalse(out instanceof DefaultFileRegion, "no region under TLS");
             io.netty.util.ReferenceCountUtil.release(out);
