@@ -54,11 +54,11 @@ final class ServletDoor {
      * {@code queue-size} of them (503 beyond, as the Netty door answers).
      */
     private final WorkerPool workers;
-    final PublicFiles statics;
+    final ContainerFiles statics;
     /** {@link RackFilter} is mapped for ASYNC dispatches too ({@link RackListener} maps it). */
     final boolean filterSeesAsync;
 
-    ServletDoor(HostedApp app, ServletContext context, PublicFiles statics, boolean filterSeesAsync) {
+    ServletDoor(HostedApp app, ServletContext context, ContainerFiles statics, boolean filterSeesAsync) {
         this.app = app;
         this.filterSeesAsync = filterSeesAsync;
         this.config = app.config();

@@ -35,6 +35,6 @@ public record FileFacts(Path file, long size, long modified, String lastModified
         byte[] bytes = attributes.size() <= KEEP_BYTES ? Files.readAllBytes(file) : null;
         long size = bytes != null ? bytes.length : attributes.size(); // what was read is what is sent
         return new FileFacts(file, size, modified, HttpDate.formatMillis(modified),
-            FileAnswer.etag(modified, size, encoding), bytes);
+            ConditionalRange.etag(modified, size, encoding), bytes);
     }
 }

@@ -73,7 +73,7 @@ public record FileResponse(int status, ResponseHeaders headers, Path file, long 
         }
         String etag = headers.get("etag");
         if (etag == null && !headers.contains("content-encoding")) {
-            etag = FileAnswer.etag(modified, attributes.size(), null);
+            etag = ConditionalRange.etag(modified, attributes.size(), null);
         }
         String lastModified = headers.get("last-modified");
         if (lastModified != null) {
@@ -93,7 +93,7 @@ public record FileResponse(int status, ResponseHeaders headers, Path file, long 
         }
         headers.add("last-modified", lastModified);
         headers.add("accept-ranges", "bytes");
-        FileAnswer answer = FileAnswer.decide(request, get, size, modified, etag);
+        ConditionalRange answer = ConditionalRange.decide(request, get, size, modified, etag);
         if (answer.contentRange() != null) {
             headers.add("content-range", answer.contentRange());
         }

@@ -7,7 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class FileAnswerTest {
+class ConditionalRangeTest {
     private static final long LENGTH = 1000;
     private static final long MODIFIED = 1_700_000_000_123L;
     private static final String ETAG = "\"abc\"";
@@ -50,14 +50,14 @@ class FileAnswerTest {
                 headers.put(field.substring(0, eq), field.substring(eq + 1));
             }
         }
-        FileAnswer answer = FileAnswer.decide(headers::get, true, LENGTH, MODIFIED, ETAG);
-        assertEquals(new FileAnswer(status, offset, length, contentRange), answer);
+        ConditionalRange answer = ConditionalRange.decide(headers::get, true, LENGTH, MODIFIED, ETAG);
+        assertEquals(new ConditionalRange(status, offset, length, contentRange), answer);
     }
 
     @ParameterizedTest
     @CsvSource({"range=bytes=0-9"})
     void headIgnoresRange(String field) {
-        FileAnswer answer = FileAnswer.decide(Map.of("range", "bytes=0-9")::get, false, LENGTH, MODIFIED, ETAG);
+        ConditionalRange answer = ConditionalRange.decide(Map.of("range", "bytes=0-9")::get, false, LENGTH, MODIFIED, ETAG);
         assertEquals(200, answer.status());
     }
 }

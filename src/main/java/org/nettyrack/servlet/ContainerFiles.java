@@ -11,17 +11,17 @@ import java.net.MalformedURLException;
 import java.util.Locale;
 
 /**
- * The servlet door's public files (the Netty door's are {@code netty.PublicFiles}): which
+ * The servlet door's public files (the Netty door's are {@code netty.files.PublicFiles}): which
  * requests the container's default servlet answers before Rack, as jruby-rack users
  * expect: a GET or HEAD for a file under {@code public.root} (the web app's root by default,
  * where Warbler puts {@code public/}). Never a directory, nothing under WEB-INF or META-INF.
  */
-final class PublicFiles {
+final class ContainerFiles {
     private final ServletContext context;
     private final String root;
 
     /** {@code publicRoot}: the context-relative directory of static files; null or "/" for the root. */
-    PublicFiles(ServletContext context, String publicRoot) {
+    ContainerFiles(ServletContext context, String publicRoot) {
         this.context = context;
         String r = publicRoot == null ? "" : publicRoot.trim();
         while (r.endsWith("/")) {

@@ -17,34 +17,34 @@ import org.nettyrack.core.HttpDate;
  * </ol>
  * {@code header} looks up a request header by name (case-insensitive), null when absent.
  */
-public record FileAnswer(int status, long offset, long length, String contentRange) {
+public record ConditionalRange(int status, long offset, long length, String contentRange) {
 
-    public static FileAnswer decide(Function<String, String> header, boolean get, long fileLength,
-                                    long lastModifiedMillis, String etag) {
+    public static ConditionalRange decide(Function<String, String> header, boolean get, long fileLength,
+                                          long lastModifiedMillis, String etag) {
         String ifNoneMatch = header.apply("if-none-match");
         if (ifNoneMatch != null) {
             if (etag != null && matches(ifNoneMatch, etag)) {
-                return new FileAnswer(304, 0, 0, null);
+                return new ConditionalRange(304, 0, 0, null);
             }
         } else {
             String since = header.apply("if-modified-since");
             long seconds = since == null ? -1 : HttpDate.parseSeconds(since);
             if (seconds >= 0 && lastModifiedMillis / 1000 <= seconds) {
-                return new FileAnswer(304, 0, 0, null);
+                return new ConditionalRange(304, 0, 0, null);
             }
         }
         String range = get ? header.apply("range") : null;
         if (range != null && rangeApplies(header.apply("if-range"), lastModifiedMillis, etag)) {
-            FileAnswer partial = range(range.trim(), fileLength);
+            ConditionalRange partial = range(range.trim(), fileLength);
             if (partial != null) {
                 return partial;
             }
         }
-        return new FileAnswer(200, 0, fileLength, null);
+        return new ConditionalRange(200, 0, fileLength, null);
     }
 
     /** The 206 or 416 for a single byte range, or null to answer with the whole file. */
-    static FileAnswer range(String range, long fileLength) {
+    static ConditionalRange range(String range, long fileLength) {
         if (!range.regionMatches(true, 0, "bytes=", 0, 6) || range.indexOf(',') >= 0) {
             return null;
         }
@@ -80,11 +80,11 @@ public record FileAnswer(int status, long offset, long length, String contentRan
         if (first >= fileLength) {
             return unsatisfiable(fileLength);
         }
-        return new FileAnswer(206, first, last - first + 1, "bytes " + first + "-" + last + "/" + fileLength);
+        return new ConditionalRange(206, first, last - first + 1, "bytes " + first + "-" + last + "/" + fileLength);
     }
 
-    private static FileAnswer unsatisfiable(long fileLength) {
-        return new FileAnswer(416, 0, 0, "bytes */" + fileLength);
+    private static ConditionalRange unsatisfiable(long fileLength) {
+        return new ConditionalRange(416, 0, 0, "bytes */" + fileLength);
     }
 
     private static boolean rangeApplies(String ifRange, long lastModifiedMillis, String etag) {
