@@ -27,27 +27,16 @@ import org.nettyrack.netty.tls.TlsListener;
 import org.nettyrack.netty.tls.TlsSniffer;
 
 /**
- * Builds each connection's pipeline (TCP or unix socket alike), socket side first:
- * <pre>
- * tcp://  timeouts → [PROXY decoder → proxy] → [h2 preface] → decoder → encoder → date → guard
- *         → [h2c upgrade] → expect-continue → dispatcher
- * ssl://  [PROXY decoder → proxy] → TLS → timeouts → ALPN, then h2 ({@link Http2Support#configure})
- *         or decoder → encoder → date → guard → expect-continue → dispatcher
- * </pre>
- * With {@code --proxy-protocol}, Netty's PROXY protocol decoder and {@link ProxyProtocolHandler}
- * read the load balancer's header first, then leave the pipeline. On a TLS listener
- * ({@link TlsListener}) the {@link TlsSniffer} becomes the {@code SslHandler} (or a cleartext
- * 400), ahead of the timeouts so that their 408 is encrypted, and {@link AlpnRouter} adds the
- * HTTP/1.1 handlers once the handshake is done.
- * Netty's codec parses and frames; {@link DateHeader} dates the responses; {@link RequestGuard}
- * refuses what must not reach the application; Netty's expect-continue handler answers
- * {@code Expect: 100-continue}; {@link RackDispatcher} collects bodies and runs the application on the worker pool.
- * With h2c on ({@code --http2}), {@link Http2Preface} and Netty's upgrade handler
- * ({@link Http2Support#upgradeHandler}) switch a connection that asks to HTTP/2.
- * {@code FileBodies} adds Netty's chunked writer behind the encoder the first time it sends a
- * file over TLS or HTTP/2. The handlers' names are spelled in {@link PipelineNames}; a connection that switches
- * to push keeps the codec and drops the rest ({@link PipelineNames#leaveHttp}); a hijacked one drops all of
- * them ({@code NettyHijack}).
+ * Builds each connection's pipeline, TCP or unix socket alike, as docs/architecture.md draws
+ * it ("Each connection's pipeline"): the PROXY handlers with {@code --proxy-protocol}
+ * ({@link ProxyProtocolHandler}); on a TLS listener ({@link TlsListener}) the
+ * {@link TlsSniffer}, ahead of the timeouts so that their 408 is encrypted, and the
+ * {@link AlpnRouter}, which adds HTTP/1.1's handlers or HTTP/2's ({@link Http2Support#configure})
+ * once the handshake is done; with h2c on, {@link Http2Preface} and Netty's upgrade handler
+ * ({@link Http2Support#upgradeHandler}); then HTTP/1.1's: Netty's codec (our
+ * {@link StrictRequestDecoder}), {@link DateHeader}, {@link RequestGuard}, {@link ExpectContinue},
+ * and the {@link RequestStage}, given {@link Http1Wire}. Each connection accepted counts
+ * against the server's {@link ConnectionLimit}.
  */
 public final class HttpPipeline extends ChannelInitializer<Channel> {
     private final RequestStage stage;

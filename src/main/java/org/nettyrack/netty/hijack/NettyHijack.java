@@ -30,12 +30,11 @@ import org.nettyrack.netty.pipeline.Wire;
  * {@code NettyResponseSink.hijack} on the worker thread. {@link #connect} opens the server's
  * end of the loopback pair as a Netty channel on the connection's own event loop (not read
  * from yet); {@link #start}, on the event loop, writes a partial hijack's head, swaps the HTTP
- * handlers for a {@link HijackPump} ({@code HttpPipeline.leaveForHijack}; bytes the decoder
- * had buffered go on to the application), links the two pumps, and only then tells the sink's
- * owner ({@code started}), so the dispatcher sees a connection that is no longer HTTP.
- * The same carries a {@code rack.protocol} stream on an HTTP/2 extended CONNECT: the client
- * side is then the stream (its connection's transport makes the pair), and the stream's codec
- * gives way to {@link Http2StreamBytes}.
+ * handlers for a {@link HijackPump} (bytes the decoder had buffered go on to the application),
+ * links the two pumps, and only then tells the sink's owner ({@code started}), so the
+ * dispatcher sees a connection that is no longer HTTP. The same carries a {@code rack.protocol}
+ * stream on an HTTP/2 extended CONNECT: the client side is then the stream (its connection's
+ * transport makes the pair), which carries bytes once its codec gives way ({@link Wire#carryBytes}).
  */
 public final class NettyHijack implements Hijack {
     private final Channel client;

@@ -8,8 +8,8 @@ import io.netty.handler.codec.http.HttpUtil;
 
 /**
  * Netty's {@code Expect: 100-continue} handler, except that a request announcing a body over
- * the size limit gets no 100 Continue: it passes straight on, and the dispatcher answers 413
- * and closes, so the client never uploads for nothing. It keeps no state: one instance may serve
+ * the size limit gets no 100 Continue: it passes straight on, the body collector refuses it
+ * (413) and the connection closes, so the client never uploads for nothing. It keeps no state: one instance may serve
  * many pipelines (an HTTP/2 connection's streams share one).
  */
 @ChannelHandler.Sharable

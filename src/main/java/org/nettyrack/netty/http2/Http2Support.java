@@ -20,21 +20,17 @@ import org.nettyrack.netty.http1.RequestGuard;
 import org.nettyrack.netty.pipeline.PipelineNames;
 
 /**
- * HTTP/2 for the Netty door, built from Netty's own handlers. A connection that speaks h2
- * (prior knowledge: {@link Http2Preface}; {@code Upgrade: h2c}: {@link #upgradeHandler};
- * TLS with ALPN "h2": {@link #configure}) gets, socket side first:
- * <pre>
- * flush consolidation → frame order → frame codec → multiplexer → streams   (a child channel per stream:)
- *   stream codec → guard → expect-continue → body → dispatcher
- * </pre>
- * Netty's frame codec enforces the protocol, flow control and the flood limits, and
- * {@link Http2FrameOrder} the stream-state rules it cannot see once a stream is closed; its
- * multiplexer gives each stream a child channel, and Netty's stream codec turns the stream's
- * frames into the same {@code HttpRequest}/{@code HttpContent} objects the HTTP/1.1 decoder
- * makes, and the responses written back into frames ({@link Http2StreamCodec}, which also
- * removes what only the conversion added and dates the responses). So each stream is one Rack
- * request through the HTTP/1.1 path's own guard, dispatcher, worker pool and response sink,
- * and the request says {@code HTTP/2}. {@link Http2Streams} ends idle and draining connections.
+ * HTTP/2 for the Netty door, built from Netty's own handlers (the pipeline: docs/architecture.md):
+ * a connection that speaks h2 (prior knowledge: {@link Http2Preface}; {@code Upgrade: h2c}:
+ * {@link #upgradeHandler}; TLS with ALPN "h2": {@link #configure}) loses HTTP/1.1's handlers
+ * and gets Netty's flush consolidation, {@link Http2FrameOrder}, frame codec and multiplexer,
+ * and {@link Http2Streams}. Netty's frame codec enforces the protocol, flow control and the
+ * flood limits, and {@link Http2FrameOrder} the stream-state rules it cannot see once a stream
+ * is closed; the multiplexer gives each stream a child channel, whose {@link Http2StreamCodec}
+ * turns the stream's frames into the same {@code HttpRequest}/{@code HttpContent} objects the
+ * HTTP/1.1 decoder makes, and the responses back into frames. So each stream is one Rack
+ * request through HTTP/1.1's guard and expect-continue and the same {@code RequestStage},
+ * given {@link Http2Wire}. {@link Http2Streams} ends idle and draining connections.
  *
  * <p>A connection's streams answer from different worker threads, each response one write and
  * flush onto the connection's event loop. Netty's flush consolidation, on the socket side of

@@ -1,8 +1,10 @@
 package org.nettyrack.netty.pipeline;
 
 /**
- * User events the dispatcher fires through the pipeline so that handlers nearer the socket
- * (timeouts) learn where a connection is in its request cycle.
+ * User events fired through a connection's pipeline so that handlers nearer the socket (the
+ * request timeouts, an HTTP/2 connection's streams handler, push and hijack handlers) learn
+ * where the connection is: the body collector fires {@link #REQUEST_HEAD}, the dispatcher
+ * {@link #IDLE}, a stopping server ({@link ServerState#drain}) {@link #DRAIN}.
  */
 public enum ConnectionEvent {
     /** A request head arrived: the header timeout no longer applies. */

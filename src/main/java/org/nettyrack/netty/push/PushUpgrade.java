@@ -36,19 +36,16 @@ import org.nettyrack.netty.pipeline.Wire;
 
 /**
  * Switches an HTTP connection to push once the application has accepted the upgrade; runs on
- * the event loop, called by {@code RackDispatcher} with what {@code NettyResponseSink.upgrade()}
- * recorded. WebSocket: Netty's handshaker answers 101 (with the application's headers, its
- * chosen subprotocol and any permessage-deflate agreement) and swaps the HTTP codec for the
- * frame codec. SSE: a {@code text/event-stream} response head, chunked. Which headers and
- * status go out is the core's rule ({@link PushHead}). Either way the HTTP handlers leave the
- * pipeline ({@code HttpPipeline.leaveHttp}) and a {@link PushHandler} takes over:
- * On an HTTP/2 stream (RFC 8441 extended CONNECT) the WebSocket answer is a 200 and the
- * stream's codec gives way to {@code Http2StreamBytes} ahead of the same frame handlers.
- * <pre>
- * WebSocket: frame encoder → frame decoder → [deflate] → UTF-8 validator → aggregator → idle → push
- * SSE:       HTTP decoder → HTTP encoder → idle → push
- * </pre>
- * Reading stays paused until the handshake is on the wire; then {@code on_open} is queued.
+ * the event loop, called by {@code RackDispatcher} with the {@link Handshake} to make.
+ * WebSocket: Netty's handshaker answers 101 (with the application's headers, its chosen
+ * subprotocol and any permessage-deflate agreement) and swaps the HTTP codec for the frame
+ * codec; on an HTTP/2 stream (RFC 8441 extended CONNECT) the answer is a 200 and the stream
+ * carries bytes ({@link Wire#carryBytes}) under the same frame handlers. SSE: a
+ * {@code text/event-stream} response head, chunked. Which headers and status go out is the
+ * core's rule ({@link PushHead}). Either way the HTTP-only handlers leave
+ * ({@link PipelineNames#leaveHttp}) and a {@link PushHandler} takes over, last (the handlers:
+ * docs/architecture.md). Reading stays paused until the handshake is on the wire; then
+ * {@code on_open} is queued.
  */
 public final class PushUpgrade {
     /**
