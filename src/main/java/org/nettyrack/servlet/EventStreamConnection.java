@@ -107,8 +107,7 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
 
     @Override
     public void shutdown() {
-        session.shutdown();
-        session.run(this::close);
+        session.shutdown(this::close);
     }
 
     @Override

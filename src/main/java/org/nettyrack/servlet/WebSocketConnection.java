@@ -71,8 +71,7 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
     public void shutdown() {
         PushSession session = callbacks;
         if (session != null) {
-            session.shutdown();
-            session.run(() -> closeWith(PushClose.SHUTDOWN));
+            session.shutdown(() -> closeWith(PushClose.SHUTDOWN));
         }
     }
 

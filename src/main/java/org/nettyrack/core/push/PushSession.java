@@ -87,6 +87,16 @@ public final class PushSession {
         enqueue(() -> endpoint.onShutdown(connection));
     }
 
+    /**
+     * The server, or the application runtime the connection belongs to, is going:
+     * {@code on_shutdown}, then {@code close} (a close with 1001, or the end of an event
+     * stream), in callback order, so that what the application writes in goodbye goes first.
+     */
+    public void shutdown(Runnable close) {
+        shutdown();
+        run(close);
+    }
+
     /** The connection ended, however it ended: queues on_close, once. */
     public void closed() {
         if (closing.compareAndSet(false, true)) {

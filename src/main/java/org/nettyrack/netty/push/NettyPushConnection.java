@@ -94,8 +94,7 @@ final class NettyPushConnection implements PushConnection {
 
     @Override
     public void shutdown() {
-        session.shutdown();
-        session.run(() -> closeWith(PushClose.SHUTDOWN));
+        session.shutdown(() -> closeWith(PushClose.SHUTDOWN));
     }
 
     /**

@@ -250,6 +250,16 @@ class PushSessionTest {
     }
 
     @Test
+    void closesAfterOnShutdownWhenTheServerGoes() {
+        PushSession session = new PushSession(manual, endpoint, connection, () -> { }, errorLog);
+        session.opened();
+        session.shutdown(() -> endpoint.events.add("close 1001"));
+        session.message(utf8("late"), true);
+        manual.runAll();
+        assertEquals(List.of("open", "shutdown", "close 1001", "text:late"), endpoint.events);
+    }
+
+    @Test
     void holdsAtMostOneTaskInThePoolAndHandsTheWorkerBack() {
         PushSession session = new PushSession(manual, endpoint, connection, () -> { }, errorLog);
         for (int i = 0; i < 40; i++) {
