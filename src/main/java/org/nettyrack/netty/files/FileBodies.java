@@ -9,7 +9,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedInput;
 import io.netty.handler.stream.ChunkedNioFile;
@@ -45,12 +44,10 @@ public final class FileBodies {
         FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
         Object body;
         try {
-            if (wire.isStream()) {
-                body = new AsContent(chunked(channel.pipeline(), in, offset, length));
-            } else if (channel.pipeline().get(SslHandler.class) == null) {
+            if (!wire.isStream() && channel.pipeline().get(SslHandler.class) == null) {
                 body = new DefaultFileRegion(in, offset, length);
             } else {
-                body = chunked(channel.pipeline(), in, offset, length);
+                body = chunked(channel.pipeline(), in, offset, length, wire.isStream());
             }
         } catch (IOException | RuntimeException e) {
             in.close();
@@ -61,7 +58,7 @@ public final class FileBodies {
         return written;
     }
 
-    private static Exact chunked(ChannelPipeline pipeline, FileChannel in, long offset, long length)
+    private static Chunks chunked(ChannelPipeline pipeline, FileChannel in, long offset, long length, boolean asContent)
         throws IOException {
         if (pipeline.get(PipelineNames.CHUNKED_WRITER) == null) {
             if (pipeline.get(PipelineNames.ENCODER) != null) {
@@ -70,15 +67,22 @@ public final class FileBodies {
                 pipeline.addLast(PipelineNames.CHUNKED_WRITER, new ChunkedWriteHandler()); // still before any handler on the way out
             }
         }
-        return new Exact(new ChunkedNioFile(in, offset, length, CHUNK));
+        return new Chunks(new ChunkedNioFile(in, offset, length, CHUNK), asContent);
     }
 
-    /** A chunked file that fails, instead of yielding empty chunks forever, when the file ends early. */
-    static final class Exact implements ChunkedInput<ByteBuf> {
+    /**
+     * A file's region in chunks, failing instead of yielding empty chunks forever when the file
+     * ends early: as bytes for the HTTP/1.1 encoder (or TLS), or as {@code HttpContent}, what an
+     * HTTP/2 stream's codec turns into DATA frames (never a last content: the response's end
+     * comes after, from the sink).
+     */
+    static final class Chunks implements ChunkedInput<Object> {
         private final ChunkedNioFile file;
+        private final boolean asContent;
 
-        Exact(ChunkedNioFile file) {
+        Chunks(ChunkedNioFile file, boolean asContent) {
             this.file = file;
+            this.asContent = asContent;
         }
 
         @Override
@@ -93,12 +97,12 @@ public final class FileBodies {
 
         @Override
         @Deprecated
-        public ByteBuf readChunk(ChannelHandlerContext ctx) throws Exception {
+        public Object readChunk(ChannelHandlerContext ctx) throws Exception {
             return readChunk(ctx.alloc());
         }
 
         @Override
-        public ByteBuf readChunk(ByteBufAllocator allocator) throws Exception {
+        public Object readChunk(ByteBufAllocator allocator) throws Exception {
             long before = file.currentOffset();
             ByteBuf chunk = file.readChunk(allocator);
             if (!file.isEndOfInput() && file.currentOffset() == before) {
@@ -107,48 +111,7 @@ public final class FileBodies {
                 }
                 throw new IOException("file truncated at " + before + " while being sent");
             }
-            return chunk;
-        }
-
-        @Override
-        public long length() {
-            return file.length();
-        }
-
-        @Override
-        public long progress() {
-            return file.progress();
-        }
-    }
-
-    /** The chunks as {@code HttpContent}, what an HTTP/2 stream's codec turns into DATA frames. */
-    static final class AsContent implements ChunkedInput<HttpContent> {
-        private final Exact file;
-
-        AsContent(Exact file) {
-            this.file = file;
-        }
-
-        @Override
-        public boolean isEndOfInput() throws Exception {
-            return file.isEndOfInput();
-        }
-
-        @Override
-        public void close() throws Exception {
-            file.close();
-        }
-
-        @Override
-        @Deprecated
-        public HttpContent readChunk(ChannelHandlerContext ctx) throws Exception {
-            return readChunk(ctx.alloc());
-        }
-
-        @Override
-        public HttpContent readChunk(ByteBufAllocator allocator) throws Exception {
-            ByteBuf chunk = file.readChunk(allocator);
-            return chunk == null ? null : new DefaultHttpContent(chunk);
+            return asContent && chunk != null ? new DefaultHttpContent(chunk) : chunk;
         }
 
         @Override

@@ -1,5 +1,6 @@
 package org.nettyrack.netty.files;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -12,9 +13,11 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedNioFile;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -23,6 +26,8 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.nettyrack.netty.http1.Http1Wire;
 import org.nettyrack.netty.pipeline.PipelineNames;
 
@@ -58,14 +63,17 @@ class FileBodiesTest {
         channel.finishAndReleaseAll();
     }
 
-    @Test
-    void aChunkedFileCutShortFailsInsteadOfSendingEmptyChunks() throws Exception {
+    @ParameterizedTest(name = "as HttpContent: {0}")
+    @ValueSource(booleans = {false, true})
+    void aChunkedFileCutShortFailsInsteadOfSendingEmptyChunks(boolean asContent) throws Exception {
         Path file = Files.write(dir.resolve("f"), new byte[100]);
-        FileBodies.Exact input = new FileBodies.Exact(new ChunkedNioFile(FileChannel.open(file), 0, 200, 64));
-        ByteBuf first = input.readChunk(ByteBufAllocator.DEFAULT);
-        ByteBuf second = input.readChunk(ByteBufAllocator.DEFAULT);
-        first.release();
-        second.release();
+        FileBodies.Chunks input = new FileBodies.Chunks(new ChunkedNioFile(FileChannel.open(file), 0, 200, 64), asContent);
+        Object first = input.readChunk(ByteBufAllocator.DEFAULT);
+        Object second = input.readChunk(ByteBufAllocator.DEFAULT);
+        assertEquals(asContent, first instanceof HttpContent);
+        assertEquals(64, first instanceof HttpContent content ? content.content().readableBytes() : ((ByteBuf) first).readableBytes());
+        ReferenceCountUtil.release(first);
+        ReferenceCountUtil.release(second);
         assertThrows(IOException.class, () -> input.readChunk(ByteBufAllocator.DEFAULT));
         input.close();
     }
