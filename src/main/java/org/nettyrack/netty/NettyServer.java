@@ -3,7 +3,6 @@ package org.nettyrack.netty;
 import io.netty.bootstrap.ServerBootstrap;
 import java.io.IOException;
 import java.net.BindException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -22,13 +21,10 @@ import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.warmup.RecentRequests;
 import org.nettyrack.core.warmup.WarmupPlan;
 import org.nettyrack.core.warmup.WarmupReport;
-import org.nettyrack.netty.control.ControlServer;
 import org.nettyrack.netty.exchange.RequestStage;
 import org.nettyrack.netty.files.PublicFiles;
-import org.nettyrack.netty.listen.ConnectionLimit;
 import org.nettyrack.netty.listen.Handoff;
 import org.nettyrack.netty.listen.InheritedSockets;
-import org.nettyrack.netty.listen.Listeners;
 import org.nettyrack.netty.listen.Transport;
 import org.nettyrack.netty.pipeline.ServerState;
 import org.nettyrack.netty.tls.TlsListeners;
@@ -46,9 +42,9 @@ import org.nettyrack.netty.tls.TlsSetupException;
  *         timeout, close the rest; or handOver() first, when a new process took the
  *         listeners over ({@link #handoff()}) and serves
  * </pre>
- * {@link #start()} is open and serve. With a control endpoint configured, a {@link ControlServer}
- * listens too, reporting {@link #stats()} and passing {@code POST /stop} and {@code POST /restart}
- * on as {@link #orders()}. {@code ssl://} listeners serve TLS ({@link TlsListeners}, read at
+ * {@link #start()} is open and serve. Where it listens is {@link ServerSockets}: with a control
+ * endpoint configured, its listener too, reporting {@link #stats()} and passing
+ * {@code POST /stop} and {@code POST /restart} on as {@link #orders()}. {@code ssl://} listeners serve TLS ({@link TlsListeners}, read at
  * open, swapped by {@link #reloadTls()}).
  */
 public final class NettyServer {
@@ -60,16 +56,13 @@ public final class NettyServer {
     private final Orders orders = new Orders();
     private final Lifecycle lifecycle = new Lifecycle();
     private final Transport transport = Transport.best();
-    private final Listeners listeners = new Listeners();
-    private InheritedSockets inherited = InheritedSockets.none();
+    private final ServerSockets sockets;
     private ServerLoops loops;
     private volatile Warmup warmup;
     private TlsListeners tls;
     private volatile ServerState state;
     private volatile RequestStage stage;
-    private volatile ConnectionLimit connections;
     private WorkerPool pool;
-    private ControlServer control;
 
     public NettyServer(ServerConfig config, RackHandler handler) {
         this(config, handler, null);
@@ -80,6 +73,7 @@ public final class NettyServer {
         this.config = config;
         this.handler = handler;
         this.pubsub = pubsub;
+        this.sockets = new ServerSockets(transport, config.workers().connectionCap());
     }
 
     /**
@@ -87,7 +81,7 @@ public final class NettyServer {
      * serves the bind at its address instead of a new socket. Call before {@link #open}.
      */
     public synchronized void inherit(InheritedSockets sockets) {
-        this.inherited = sockets;
+        this.sockets.inherit(sockets);
     }
 
     /** Opens and serves at once: {@link #open} then {@link #serve}. */
@@ -111,14 +105,13 @@ public final class NettyServer {
         pool = new WorkerPool(workers.minThreads(), workers.maxThreads(), workers.waitThreads(), workers.queueSize(), nice::apply);
         ServerState opened = new ServerState(config, handler, pool);
         stage = new RequestStage(opened, PublicFiles.of(config, System::nanoTime));
-        connections = new ConnectionLimit(config.workers().connectionCap());
         state = opened;
-        loops = new ServerLoops(config, transport, new HttpPipeline(stage, connections, null));
+        loops = new ServerLoops(config, transport, new HttpPipeline(stage, sockets.connections(), null));
         for (Bind bind : config.listen().binds()) {
             try {
                 ServerBootstrap served = tls.of(bind) != null
-                    ? loops.bootstrap.clone().childHandler(new HttpPipeline(stage, connections, tls.of(bind))) : loops.bootstrap;
-                listeners.open(bind, served, transport, inherited);
+                    ? loops.bootstrap.clone().childHandler(new HttpPipeline(stage, sockets.connections(), tls.of(bind))) : loops.bootstrap;
+                sockets.open(bind, served);
             } catch (BindException e) {
                 stop();
                 throw e;
@@ -174,10 +167,7 @@ public final class NettyServer {
         if (state == null || state.draining) {
             throw new IllegalStateException(state == null ? "not opened" : "stopped");
         }
-        listeners.accept(connections);
-        if (control != null) {
-            control.accept();
-        }
+        sockets.accept();
         lifecycle.enter(Lifecycle.Phase.SERVING);
     }
 
@@ -189,14 +179,7 @@ public final class NettyServer {
         if (state == null || state.draining) {
             throw new IllegalStateException(state == null ? "not opened" : "stopped");
         }
-        if (!"epoll".equals(transport.name())) {
-            throw new IOException("a hot restart needs Linux's epoll transport; this server runs on " + transport.name());
-        }
-        List<Integer> fds = new ArrayList<>(listeners.fileDescriptors());
-        if (control != null) {
-            fds.add(control.fileDescriptor());
-        }
-        return Handoff.open(loops.acceptors, fds);
+        return sockets.handoff(loops.acceptors);
     }
 
     /**
@@ -207,21 +190,17 @@ public final class NettyServer {
         if (state == null || state.draining) {
             return;
         }
-        listeners.handOver(connections);
-        if (control != null) {
-            control.handOver();
-        }
+        sockets.handOver();
     }
 
     private void startControl(ControlEndpoint settings) throws BindException, InterruptedException {
         long waitMillis = config.controlSettings().controlTimeoutMillis();
         ServerControl actions = new ServerControl(this::stats, pool, handler, waitMillis, orders, lifecycle);
-        control = new ControlServer(settings, config.timeouts().keepAliveTimeoutMillis() + waitMillis, actions, transport);
         try {
-            control.start(inherited);
-        } catch (Exception e) {
+            sockets.openControl(settings, config.timeouts().keepAliveTimeoutMillis() + waitMillis, actions);
+        } catch (BindException e) {
             stop();
-            throw bindFailure("control endpoint: " + e.getMessage(), e);
+            throw e;
         }
     }
 
@@ -270,17 +249,17 @@ public final class NettyServer {
 
     /** The control endpoint's {@code tcp://host:port} (port 0 resolved) or {@code unix:///path}; null without one. */
     public synchronized String controlUrl() {
-        return control == null ? null : control.url();
+        return sockets.controlUrl();
     }
 
     /** The URLs served, with the ports actually bound (port 0 resolved); unix:///path for a socket file. */
     public synchronized List<String> urls() {
-        return listeners.urls();
+        return sockets.urls();
     }
 
     /** The first listener's port (0 when it is a unix socket). */
     public synchronized int port() {
-        return listeners.firstPort();
+        return sockets.firstPort();
     }
 
     /** "epoll" or "nio". */
@@ -310,7 +289,7 @@ public final class NettyServer {
             return true; // not started, or stopped already: stop() holds the lock throughout
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.timeouts().shutdownTimeoutMillis());
-        listeners.close();
+        sockets.closeListeners();
         state.draining = true; // from here on isRunning() is false: nothing accepts any more
         lifecycle.enter(Lifecycle.Phase.DRAINING);
         boolean finished = state.drain(deadline);
@@ -318,15 +297,7 @@ public final class NettyServer {
         // on_close callbacks queued, and those run exactly once, however a connection ended.
         pool.shutdown(Math.max(CLOSE_CALLBACK_GRACE_MILLIS, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         loops.shutdown();
-        if (control != null) {
-            control.stop();
-        }
+        sockets.stopControl();
         return finished;
-    }
-
-    private static BindException bindFailure(String message, Exception cause) {
-        BindException failure = new BindException(message);
-        failure.initCause(cause);
-        return failure;
     }
 }
