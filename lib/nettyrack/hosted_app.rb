@@ -15,19 +15,15 @@ module Nettyrack
   # ServerConfig, and the app): the Java side
   # (org.nettyrack.jruby.HostedRuntime) makes the runtime, with GEM_PATH and RACK_ENV set, then
   # calls .boot with the context params; this loads the rackup the CLI's way (AppLoader) and
-  # turns our limits, named as the CLI's flags without the dashes (max-body-size), and threads
-  # (how many requests run the app at once; RAILS_MAX_THREADS, else the CLI's default) into the
-  # ServerConfig the door reads; the pubsub param, as the CLI's --pubsub (local, redis for
-  # $REDIS_URL, or a redis:// URL), picks the engine that becomes Nettyrack.pubsub and the
-  # door's. Every failure is a BootError of one line.
+  # turns the settings a servlet door applies (the SETTINGS rows marked servlet), named as the
+  # CLI's flags without the dashes (max-body-size; threads: how many requests run the app at
+  # once, RAILS_MAX_THREADS else the CLI's default), into the ServerConfig the door reads; the
+  # pubsub param, as the CLI's --pubsub (local, redis for $REDIS_URL, or a redis:// URL), picks
+  # the engine that becomes Nettyrack.pubsub and the door's. Every failure is a BootError of one
+  # line.
   #
   #   app, config, pubsub = Nettyrack::HostedApp.boot({ "rackup.path" => "/WEB-INF/config.ru" }, "/srv/app", log)
   module HostedApp
-    # Limits a servlet door applies (the head limits behind the container's parser, whose own
-    # may be larger); the container's own settings cover the others.
-    APPLIED = %i[max_uri_length max_header_size max_headers max_body_size body_buffer max_discard_size queue_size
-                 max_message_size max_push_queue push_timeout wait_threads].freeze
-
     module_function
 
     # params: String => String; root: the web app's directory; log: anything with #accept(String).
@@ -38,7 +34,7 @@ module Nettyrack
       Dir.chdir(app_root)
       setting = pubsub_setting(params["pubsub"])
       app = load_app(params, root)
-      config = limits(params, log) # after the app: its database pools bound the wait threads
+      config = server_config(params, log) # after the app: its database pools bound the wait threads
       RailsTuning.apply
       Nettyrack.pubsub = PubSubSetting.engine(setting) if setting
       [RailsTuning.app(app), config, Nettyrack.pubsub]
@@ -73,32 +69,28 @@ module Nettyrack
       raise BootError, "error loading the rackup context param: #{e.message.lines.first&.strip} (#{e.class})"
     end
 
-    def limits(params, log)
+    # The settings a servlet door applies (the SETTINGS rows marked servlet: the head limits
+    # behind the container's parser, whose own may be larger, body, push and worker settings),
+    # each from the param named as its flag; one of the other limits given is logged as ignored.
+    def server_config(params, log)
       layer = {}
-      Settings::BUILDER.each do |limit|
-        name = limit.flag.delete_prefix("--")
+      (Settings::SERVLET | Settings::BUILDER).each do |row|
+        name = row.flag.delete_prefix("--")
         value = params[name]
         next if value.nil?
 
-        unless APPLIED.include?(limit.name)
+        unless row.servlet
           log.accept("#{name}=#{value} ignored: in a servlet container the container's own settings apply")
           next
         end
-        layer[limit.name] = coerce(limit, name, value)
+        layer[row.name] = read(row, name, value)
       end
-      layer[:threads] = coerce_threads(params["threads"]) if params["threads"]
       options = Configuration.merge(Configuration.env_layer(ENV).slice(:threads), layer).server_options
       JavaConfig.build(**PoolCheck.fit(options))
     end
 
-    def coerce_threads(value)
-      Coerce.threads(value)
-    rescue ConfigError => e
-      raise ConfigError, "invalid threads: #{e.message}"
-    end
-
-    def coerce(limit, name, value)
-      limit.read(value)
+    def read(row, name, value)
+      row.read(value)
     rescue ConfigError => e
       raise ConfigError, "invalid #{name}: #{e.message}"
     end

@@ -25,27 +25,30 @@ module Nettyrack
   #   also     more spellings with a fixed value (--no-warmup, no_control_token): Alias rows
   #   puma     Puma's config file spelling of the same setting (persistent_timeout for
   #            keep_alive_timeout): a DSL method taking the same values (PumaDSL)
+  #   servlet  true: a servlet door applies it, from the context param named as its flag
+  #            (max-body-size); the container's own settings cover the others (HostedApp)
   class Setting
     Alias = Struct.new(:flag, :dsl, :option, :help, :option_help, :value, keyword_init: true)
 
     METAVARS = { size: "BYTES", count: "N", seconds: "SECONDS" }.freeze
 
-    attr_reader :name, :default, :type, :group, :flags, :help, :bare, :into, :dsl, :option, :builder, :also, :puma
+    attr_reader :name, :default, :type, :group, :flags, :help, :bare, :into, :dsl, :option, :builder, :also, :puma,
+                :servlet
 
     def initialize(name, default, type, group:, flags: nil, help: [], bare: nil, into: :set, dsl: true, option: nil,
-                   option_help: nil, builder: nil, also: [], puma: nil)
+                   option_help: nil, builder: nil, also: [], puma: nil, servlet: false)
       @name, @default, @type, @group, @flags, @help = name, default, type, group, flags, Array(help)
       @bare, @into, @dsl, @option, @option_help, @builder, @also = bare, into, dsl, option, option_help, builder, also
-      @puma = puma
+      @puma, @servlet = puma, servlet
       freeze
     end
 
     # A limit or tuning value: flag --NAME METAVAR, DSL method and -O option NAME, a builder
     # method, and its default shown at the end of its help.
-    def self.builder_row(name, type, default, builder, help, group:, puma: nil)
+    def self.builder_row(name, type, default, builder, help, group:, puma: nil, servlet: false)
       new(name, default, type, group: group, flags: ["--#{name.to_s.tr('_', '-')} #{METAVARS.fetch(type)}"],
                                help: "#{help} (default %{default})", option: "#{name}=#{METAVARS.fetch(type)}",
-                               builder: builder, puma: puma)
+                               builder: builder, puma: puma, servlet: servlet)
     end
 
     # The flag errors name: "--port" for ["-p", "--port PORT"], "--sendfile" for "--[no-]sendfile".

@@ -41,6 +41,8 @@ module Nettyrack
     # The rows whose value goes to a ServerConfig.Builder method of its own.
     BUILDER = SETTINGS.select(&:builder).freeze
     BUILDER_NAMES = BUILDER.map(&:name).freeze
+    # The rows a servlet door applies (HostedApp); a container's own settings cover the others.
+    SERVLET = SETTINGS.select(&:servlet).freeze
     DEFAULTS = SETTINGS.to_h { |row| [row.name, row.default] }.freeze
 
     def self.fetch(name) = BY_NAME.fetch(name)

@@ -95,6 +95,15 @@ RSpec.describe Nettyrack::HostedApp do
     expect(log).to eq(["write-timeout=5 ignored: in a servlet container the container's own settings apply"])
   end
 
+  it "applies every setting its SETTINGS row marks servlet, and logs each other limit given as ignored" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    others = Nettyrack::Settings::BUILDER.reject(&:servlet).to_h { |row| [row.flag.delete_prefix("--"), row.shown_default] }
+    _app, config = boot(others.merge("queue-size" => "7", "push-timeout" => "500ms", "wait-threads" => "3"))
+    expect([config.workers.queueSize, config.push.pushTimeoutMillis, config.workers.waitThreads]).to eq([7, 500, 3])
+    expect(log).to eq(others.map { |name, value| "#{name}=#{value} ignored: in a servlet container the container's own settings apply" })
+    expect(others.keys).to include("write-timeout", "keep-alive-timeout", "io-threads")
+  end
+
   it "names a bad limit" do
     write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
     expect { boot("max-body-size" => "lots") }

@@ -36,12 +36,12 @@ module Nettyrack
 
     RUNNING = [
       # nil: computed from the cores, see Configuration.default_threads
-      Setting.new(:threads, nil, :threads, group: :running, flags: ["-t", "--threads MIN:MAX"], dsl: :threads,
+      Setting.new(:threads, nil, :threads, group: :running, flags: ["-t", "--threads MIN:MAX"], dsl: :threads, servlet: true,
                                            help: "worker threads, or just MAX (default: see below)",
                                            option: "Threads=MIN:MAX",
                                            option_help: "worker threads, or just MAX (default: as nettyrack -h says)"),
       # nil: 2 x MAX when the threads are the default, else 0 (Configuration.merge)
-      Setting.new(:wait_threads, nil, :count, group: :running, flags: ["--wait-threads N"], builder: :waitThreads,
+      Setting.new(:wait_threads, nil, :count, group: :running, flags: ["--wait-threads N"], builder: :waitThreads, servlet: true,
                                               help: ["threads added beyond MAX while requests queue behind threads",
                                                      "that wait (a database, an API) and the CPU has room; 0: never",
                                                      "(default: 2 x MAX with the default threads, else 0)"],
