@@ -81,9 +81,13 @@ module Nettyrack
       [min, max]
     end
 
-    # A listen address URI (see Bind.parse). Returns a Bind.
+    # A listen address: a URI (see Bind.parse), [host, port], or a Bind already read. Returns a Bind.
     def bind(value)
-      Bind.parse(value) { |text| port(text) }
+      case value
+      when Bind then value
+      when Array then Bind.tcp(value[0], port(value[1]))
+      else Bind.parse(value) { |text| port(text) }
+      end
     end
 
     # An access log line format: "common" (Rack::CommonLogger's) or "json"; symbols too.

@@ -9,7 +9,7 @@ module Nettyrack
   # layers → here (merged over DEFAULTS) → JavaConfig → ServerConfig (Java) → Server.
   #
   # Settings arrive in layers, each a Hash of values Coerce has already read (CLI#settings,
-  # DSL.load, .env_layer, .port_layer, Server.new's keywords). .merge lays them over DEFAULTS,
+  # DSL.load, .env_layer, .port_layer, .keyword_layer). .merge lays them over DEFAULTS,
   # later layers winning; the launcher's order is
   #
   #   DEFAULTS < RACK_ENV, RAILS_MAX/MIN_THREADS < config file (-C) < $PORT < command line
@@ -70,6 +70,35 @@ module Nettyrack
       port ? { binds: [Bind.tcp(DEFAULTS[:host], port)] } : {}
     end
 
+    # Server.new's keywords (rackup's options too: RackOptions) as one settings layer, each value
+    # read by its SETTINGS row (Settings::KEYWORDS), so "10m" and "500ms" work; nil is the
+    # default. host and port name one more listener beside binds (the default one when no
+    # keyword names any). A keyword no row takes is an ArgumentError naming it.
+    def self.keyword_layer(**keywords)
+      unknown = keywords.keys - Settings::KEYWORD_NAMES
+      raise ArgumentError, "unknown keyword#{'s' if unknown.size > 1}: #{unknown.join(', ')}" if unknown.any?
+
+      layer = keywords.compact.to_h { |name, value| [name, keyword(Settings.fetch(name), value)] }
+      host = layer.delete(:host)
+      port = layer.delete(:port)
+      listeners = layer.delete(:binds) || []
+      listeners += [Bind.tcp(host || DEFAULTS[:host], port || DEFAULTS[:port])] if host || port || listeners.empty?
+      layer.merge(binds: listeners)
+    end
+
+    # The settings Server.new's keywords give: .keyword_layer over DEFAULTS.
+    def self.from_keywords(**keywords)
+      merge(keyword_layer(**keywords))
+    end
+
+    def self.keyword(row, value)
+      return row.read(value) unless row.into == :list
+
+      (value.is_a?(Array) ? value : [value]).map { |item| row.read(item) }.freeze
+    rescue ConfigError => e
+      raise ConfigError, "invalid #{row.name}: #{e.message}"
+    end
+
     def self.rails_threads(min, max)
       Coerce.threads_pair(min, max)
     rescue ConfigError => e
@@ -105,7 +134,7 @@ module Nettyrack
       value && !value.strip.empty?
     end
 
-    private_class_method :rails_threads, :lay, :lay_threads, :from_env, :present?
+    private_class_method :keyword, :rails_threads, :lay, :lay_threads, :from_env, :present?
 
     def initialize(settings)
       @settings = settings.freeze

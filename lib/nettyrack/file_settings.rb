@@ -20,24 +20,24 @@ module Nettyrack
   #   FileOptions (Java).
   module FileSettings
     ROWS = [
-      Setting.new(:public_dir, nil, ->(value) { FileSettings.public_dir(value) }, group: :files, flags: ["--public DIR"],
-                  help: ["answer GET/HEAD for files under DIR before the app, on the",
-                         "I/O threads (Rails: --public public); off by default"],
+      Setting.new(:public_dir, nil, ->(value) { FileSettings.public_dir(value) }, group: :files, keyword: true,
+                  flags: ["--public DIR"], help: ["answer GET/HEAD for files under DIR before the app, on the",
+                                                  "I/O threads (Rails: --public public); off by default"],
                   option: "public_dir=DIR", option_help: "answer GET/HEAD for files under DIR before the app"),
-      Setting.new(:public_cache_control, [].freeze, ->(rule) { FileSettings.cache_rule(rule) }, group: :files,
+      Setting.new(:public_cache_control, [].freeze, ->(rule) { FileSettings.cache_rule(rule) }, group: :files, keyword: true,
                   flags: ["--public-cache-control PREFIX=VALUE"], into: :list, dsl: :public_cache_control,
                   help: ["Cache-Control for public files under PREFIX; repeat,",
                          "longest prefix wins: /assets/=public,max-age=31536000,immutable"],
                   option: "public_cache_control=PREFIX=VALUE", option_help: "Cache-Control for public files under PREFIX"),
-      Setting.new(:public_dotfiles, false, :boolean, group: :files, flags: ["--[no-]public-dotfiles"], bare: true,
+      Setting.new(:public_dotfiles, false, :boolean, group: :files, keyword: true, flags: ["--[no-]public-dotfiles"], bare: true,
                                                      help: "serve names starting with . from DIR (default off)",
                                                      option: "public_dotfiles",
                                                      option_help: "serve names starting with . from the public directory"),
-      Setting.new(:sendfile, false, :boolean, group: :files, flags: ["--[no-]sendfile"], bare: true,
+      Setting.new(:sendfile, false, :boolean, group: :files, keyword: true, flags: ["--[no-]sendfile"], bare: true,
                                               help: ["send the file an x-sendfile response header names, and say so in",
                                                      "HTTP_X_SENDFILE_TYPE for Rack::Sendfile (default: on with --public)"],
                                               option: "sendfile", option_help: "honour x-sendfile response headers (on with public_dir)"),
-      Setting.new(:early_hints, true, :boolean, group: :files, flags: ["--[no-]early-hints"], bare: true,
+      Setting.new(:early_hints, true, :boolean, group: :files, keyword: true, flags: ["--[no-]early-hints"], bare: true,
                                                 help: "env['rack.early_hints'] sends 103 responses (default on)",
                                                 option: "early_hints=false", option_help: "no rack.early_hints (103 responses)")
     ].freeze
@@ -45,15 +45,6 @@ module Nettyrack
     NAMES = DEFAULTS.keys.freeze
 
     module_function
-
-    # The Coerce'd value of one setting; raises ConfigError naming what is wrong.
-    def coerce(name, value)
-      case name
-      when :public_dir then public_dir(value)
-      when :public_cache_control then Array(value).map { |rule| cache_rule(rule) }.freeze
-      else Coerce.boolean(value)
-      end
-    end
 
     # A directory that exists, made absolute (the server may chdir later, with --dir).
     def public_dir(value)
@@ -73,17 +64,6 @@ module Nettyrack
       end
 
       [prefix.to_s, value.to_s.strip].freeze
-    end
-
-    # A settings layer from keywords (Server.new, rackup -O), each coerced; nil values skipped.
-    def layer(options)
-      options.each_with_object({}) do |(name, value), layer|
-        next if value.nil?
-
-        layer[name] = coerce(name, value)
-      rescue ConfigError => e
-        raise ConfigError, "invalid #{name}: #{e.message}"
-      end
     end
 
     # Fills a ServerConfig.Builder.

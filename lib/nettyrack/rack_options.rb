@@ -7,14 +7,15 @@ require_relative "settings"
 module Nettyrack
   # rackup's options hash → what RackHandler starts: Server.new's keywords, the pub/sub
   # setting, and whether to be quiet. rackup passes its own (:Host, :Port, :environment,
-  # :quiet) and each -O NAME=VALUE, Symbol or String keys, values as given (ServerKeywords
-  # reads them). The -O names and their help (rackup -s nettyrack -h) are the SETTINGS rows'.
+  # :quiet) and each -O NAME=VALUE, Symbol or String keys, values as given. The keywords are the
+  # SETTINGS rows Server.new takes that have an -O option (Host, Port and Threads being rackup's
+  # own), read by Configuration.keyword_layer; the -O names and their help (rackup -s nettyrack
+  # -h) are the rows' too.
   #
-  #   rackup -O options → here → Server.new (ServerKeywords) → Configuration → JavaConfig → Java
+  #   rackup -O options → here → Server.new (Configuration.from_keywords) → JavaConfig → Java
   module RackOptions
-    # The -O options Server.new takes as keywords of the same name (pubsub and control_token
-    # are read below).
-    KEYWORDS = (SETTINGS.select { |row| row.option_name == row.name.to_s }.map(&:name) - %i[pubsub control_token]).freeze
+    # The rows rackup reaches: Server.new's keywords that have an -O option.
+    ROWS = Settings::KEYWORDS.select(&:option).freeze
 
     module_function
 
@@ -27,17 +28,23 @@ module Nettyrack
     end
 
     def keywords(options, env = ENV)
-      threads = options[:Threads] || Configuration.env_layer(env)[:threads]
       environment = options[:environment] || env["RACK_ENV"] || Configuration::DEFAULTS[:environment]
-      no_token = option(options, :no_control_token)
-      {
-        host: options[:Host] || Configuration::DEFAULTS[:host],
-        port: options[:Port] || Configuration::DEFAULTS[:port],
-        threads: threads,
-        development: environment.to_s == "development",
-        control_token: no_token && Coerce.boolean(no_token) ? :none : option(options, :control_token),
-        **KEYWORDS.to_h { |name| [name, option(options, name)] }.compact
-      }
+      given = settings(options)
+      given[:threads] ||= Configuration.env_layer(env)[:threads]
+      { **given.compact, development: environment.to_s == "development" }
+    end
+
+    # Each row's -O option given, by the row's name; an alias given as true (no_control_token)
+    # stands for its value.
+    def settings(options)
+      ROWS.each_with_object({}) do |row, given|
+        value = option(options, row.option_name)
+        given[row.name] = value unless value.nil?
+        row.also.select(&:option).each do |aka|
+          flag = option(options, aka.option[/\A\w+/])
+          given[row.name] = aka.value if flag && Coerce.boolean(flag)
+        end
+      end
     end
 
     def pubsub(options, env = ENV)
@@ -50,7 +57,7 @@ module Nettyrack
     end
 
     def option(options, name)
-      options.fetch(name) { options[name.to_s] }
+      options.fetch(name.to_sym) { options[name.to_s] }
     end
   end
 end

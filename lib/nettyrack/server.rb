@@ -6,7 +6,6 @@ require_relative "control"
 require_relative "java_config"
 require_relative "pool_check"
 require_relative "rails_tuning"
-require_relative "server_keywords"
 
 module Nettyrack
   # A nettyrack server inside this JRuby process, for the launcher, the Rack handler and specs:
@@ -19,13 +18,14 @@ module Nettyrack
   # the launcher warms up (#warm_up) in between, and hands the sockets to a new process in a
   # hot restart (#handoff, #hand_over).
   #
-  # Keywords (each read by Coerce, so "10m" works) → Configuration (defaults) → JavaConfig →
-  # ServerConfig; the app goes into a RackBridge behind an AppSwitch, and both into a NettyServer, which owns the
-  # sockets, event loops and worker threads (and the control endpoint's listener, when
-  # control_url is given). Nothing is bound until #start.
+  # Keywords (Configuration.from_keywords: each read by its SETTINGS row, so "10m" works) →
+  # Configuration (defaults) → JavaConfig → ServerConfig; the app goes into a RackBridge behind
+  # an AppSwitch, and both into a NettyServer, which owns the sockets, event loops and worker
+  # threads (and the control endpoint's listener, when control_url is given). Nothing is bound
+  # until #start.
   #
-  # Flow: Launcher (Lifetime), RackHandler, HostedApp's door or specs → here → ServerKeywords →
-  #   Configuration → JavaConfig → NettyServer (Java).
+  # Flow: Launcher (Lifetime), RackHandler or specs → here → Configuration.from_keywords →
+  #   JavaConfig → NettyServer (Java).
   class Server
     # booted_app: the RackBridge of the app given to .new; app_switch: the
     # org.nettyrack.core.reload.AppSwitch in front of it, where a reload (AppReload) puts a new version.
@@ -40,11 +40,8 @@ module Nettyrack
     # control_token: the token they need (default: a random one, #control_token), or :none.
     # pubsub: the engine clients subscribe and publish through (default: Nettyrack.pubsub).
     # public_dir, public_dotfiles, public_cache_control, sendfile, early_hints: see FileSettings.
-    def initialize(app, host: nil, port: nil, binds: nil, threads: nil, proxy_protocol: nil, http2: nil, development: false,
-                   errors: $stderr, access_log: nil, access_log_format: nil, control_url: nil, control_token: nil,
-                   pubsub: Nettyrack.pubsub, **limits)
-      @configuration = Configuration.merge(ServerKeywords.layer(host:, port:, binds:, threads:, proxy_protocol:, http2:,
-                                                                access_log_format:, control_url:, control_token:, **limits))
+    def initialize(app, development: false, errors: $stderr, access_log: nil, pubsub: Nettyrack.pubsub, **settings)
+      @configuration = Configuration.from_keywords(**settings)
       @control_token = Control.token(@configuration[:control_token]) if @configuration.control_url
       @pubsub = pubsub
       config = JavaConfig.build(**PoolCheck.fit(@configuration.server_options), control_token: @control_token&.value,

@@ -17,7 +17,8 @@ module Nettyrack
   #   flags    OptionParser switches, ["-p", "--port PORT"]; nil: no flag
   #   help     --help lines; %{default} (or %{other_name}) shows a default
   #   bare     the value of a DSL call, or an --access-log style flag, given no argument
-  #   into     how a value joins a layer: :set, :list (appended), :binds (one more listener)
+  #   into     how a value joins a layer: :set, :list (appended; a keyword gives the whole list),
+  #            :binds (a port: one more listener on the default host)
   #   dsl      true: a generated DSL method; a Symbol: the method written by hand (dsl.rb,
   #            puma_dsl.rb) that sets it; false: none
   #   option   rackup's -O spelling ("max_body_size=BYTES"); option_help when not the help
@@ -25,6 +26,8 @@ module Nettyrack
   #   also     more spellings with a fixed value (--no-warmup, no_control_token): Alias rows
   #   puma     Puma's config file spelling of the same setting (persistent_timeout for
   #            keep_alive_timeout): a DSL method taking the same values (PumaDSL)
+  #   keyword  true: Server.new takes it as a keyword of its name (so does rackup's handler,
+  #            from the -O option); Configuration.keyword_layer reads it
   #   servlet  true: a servlet door applies it, from the context param named as its flag
   #            (max-body-size); the container's own settings cover the others (HostedApp)
   class Setting
@@ -33,22 +36,22 @@ module Nettyrack
     METAVARS = { size: "BYTES", count: "N", seconds: "SECONDS" }.freeze
 
     attr_reader :name, :default, :type, :group, :flags, :help, :bare, :into, :dsl, :option, :builder, :also, :puma,
-                :servlet
+                :keyword, :servlet
 
     def initialize(name, default, type, group:, flags: nil, help: [], bare: nil, into: :set, dsl: true, option: nil,
-                   option_help: nil, builder: nil, also: [], puma: nil, servlet: false)
+                   option_help: nil, builder: nil, also: [], puma: nil, keyword: false, servlet: false)
       @name, @default, @type, @group, @flags, @help = name, default, type, group, flags, Array(help)
       @bare, @into, @dsl, @option, @option_help, @builder, @also = bare, into, dsl, option, option_help, builder, also
-      @puma, @servlet = puma, servlet
+      @puma, @keyword, @servlet = puma, keyword, servlet
       freeze
     end
 
-    # A limit or tuning value: flag --NAME METAVAR, DSL method and -O option NAME, a builder
-    # method, and its default shown at the end of its help.
+    # A limit or tuning value: flag --NAME METAVAR, DSL method, -O option and Server.new keyword
+    # NAME, a builder method, and its default shown at the end of its help.
     def self.builder_row(name, type, default, builder, help, group:, puma: nil, servlet: false)
       new(name, default, type, group: group, flags: ["--#{name.to_s.tr('_', '-')} #{METAVARS.fetch(type)}"],
                                help: "#{help} (default %{default})", option: "#{name}=#{METAVARS.fetch(type)}",
-                               builder: builder, puma: puma, servlet: servlet)
+                               builder: builder, puma: puma, keyword: true, servlet: servlet)
     end
 
     # The flag errors name: "--port" for ["-p", "--port PORT"], "--sendfile" for "--[no-]sendfile".

@@ -11,7 +11,7 @@ module Nettyrack
   # Every setting, once: the table the CLI's flags and --help, the config file's methods,
   # rackup's -O options and their help, and Configuration::DEFAULTS are made from.
   #
-  #   CLI flags / config file (DSL) / rackup -O / Server.new keywords
+  #   CLI flags / config file (DSL) / rackup -O / Server.new keywords / servlet context params
   #     → SETTINGS rows read each value (Setting#read) → a settings layer
   #     → Configuration (DEFAULTS from these rows) → JavaConfig → ServerConfig (Java) → Server
   #
@@ -19,7 +19,8 @@ module Nettyrack
   # (listening, running, operations), settings/process.rb (the process's files and hooks),
   # file_settings.rb, restart_settings.rb or
   # settings/limits.rb (limits and tuning, the values ServerConfig.Builder takes one by one).
-  # Its flag, config file method, -O option and help follow from the row.
+  # Its flag, config file method, -O option and help follow from the row; whether Server.new
+  # takes it as a keyword and a servlet door applies it are columns of the row (Setting).
   SETTINGS = [*Settings::LISTENING, *Settings::RUNNING, *FileSettings::ROWS, *RestartSettings::ROWS,
               *Settings::OPERATIONS, *Settings::PROCESS,
               *Settings::LIMITS, *Settings::TUNING].freeze
@@ -41,6 +42,9 @@ module Nettyrack
     # The rows whose value goes to a ServerConfig.Builder method of its own.
     BUILDER = SETTINGS.select(&:builder).freeze
     BUILDER_NAMES = BUILDER.map(&:name).freeze
+    # The rows Server.new (and rackup's handler) take as keywords: Configuration.keyword_layer.
+    KEYWORDS = SETTINGS.select(&:keyword).freeze
+    KEYWORD_NAMES = KEYWORDS.map(&:name).freeze
     # The rows a servlet door applies (HostedApp); a container's own settings cover the others.
     SERVLET = SETTINGS.select(&:servlet).freeze
     DEFAULTS = SETTINGS.to_h { |row| [row.name, row.default] }.freeze

@@ -78,6 +78,51 @@ RSpec.describe Nettyrack::Configuration do
     end
   end
 
+  describe ".keyword_layer (Server.new's keywords, rackup's options)" do
+    let(:default_bind) { [Nettyrack::Bind.tcp("0.0.0.0", 9292)] }
+
+    it "reads each value as the CLI does, nil being the default" do
+      layer = described_class.keyword_layer(threads: "2:4", max_body_size: "1k", header_timeout: "500ms", http2: "no",
+                                            control_token: nil, access_log_format: :json)
+      expect(layer).to eq(threads: [2, 4], max_body_size: 1024, header_timeout: 0.5, http2: false, access_log_format: "json",
+                          binds: default_bind)
+    end
+
+    it "listens on host:port beside binds given as URIs, pairs or Binds, and on the default address without any" do
+      binds = ["tcp://[::1]:1", ["127.0.0.2", "2"], Nettyrack::Bind.tcp("127.0.0.3", 3)]
+      expect(described_class.keyword_layer(host: "127.0.0.1", port: "0", binds: binds)[:binds])
+        .to eq([Nettyrack::Bind.tcp("::1", 1), Nettyrack::Bind.tcp("127.0.0.2", 2), Nettyrack::Bind.tcp("127.0.0.3", 3),
+                Nettyrack::Bind.tcp("127.0.0.1", 0)])
+      expect(described_class.keyword_layer(binds: "unix:///tmp/app.sock")[:binds].map(&:to_s)).to eq(["unix:///tmp/app.sock"])
+      expect(described_class.keyword_layer(port: 8080)[:binds]).to eq([Nettyrack::Bind.tcp("0.0.0.0", 8080)])
+      expect(described_class.keyword_layer[:binds]).to eq(default_bind)
+    end
+
+    it "takes a list setting's whole list, and a control URL as a pair too" do
+      layer = described_class.keyword_layer(public_cache_control: [["/a/", "max-age=1"], "/b/=no-cache"], control_url: ["::1", 0])
+      expect(layer.values_at(:public_cache_control, :control_url)).to eq([[["/a/", "max-age=1"], ["/b/", "no-cache"]], ["::1", 0]])
+    end
+
+    it "names the keyword whose value is bad" do
+      expect { described_class.keyword_layer(max_body_size: "lots") }
+        .to raise_error(Nettyrack::ConfigError, /\Ainvalid max_body_size: "lots" is not a size/)
+      expect { described_class.keyword_layer(binds: [["127.0.0.1", "http"]]) }
+        .to raise_error(Nettyrack::ConfigError, 'invalid binds: "http" is not a port (0..65535)')
+    end
+
+    it "refuses a keyword that is no setting's, or a setting Server.new does not take" do
+      expect { described_class.keyword_layer(workers: 2) }.to raise_error(ArgumentError, "unknown keyword: workers")
+      expect { described_class.keyword_layer(environment: "test", rackup: "x.ru") }
+        .to raise_error(ArgumentError, "unknown keywords: environment, rackup")
+    end
+
+    it "is a Configuration over the defaults with .from_keywords" do
+      config = described_class.from_keywords(host: "127.0.0.1", port: 0, threads: [1, 3], max_headers: "10")
+      expect([config.binds, config.threads, config.limits[:max_headers], config.limits[:wait_threads]])
+        .to eq([[Nettyrack::Bind.tcp("127.0.0.1", 0)], [1, 3], 10, 0])
+    end
+  end
+
   describe ".env_layer" do
     it "reads RACK_ENV" do
       expect(described_class.env_layer({ "RACK_ENV" => "production" })).to eq(environment: "production")

@@ -57,9 +57,12 @@ RSpec.describe Nettyrack::FileSettings do
   end
 
   it "reads keywords (Server.new, rackup -O), skipping unset ones, and names the bad one" do
-    expect(described_class.layer(public_dir: dir, sendfile: nil, early_hints: "false", public_dotfiles: true))
-      .to eq(public_dir: dir, early_hints: false, public_dotfiles: true)
-    expect { described_class.layer(early_hints: "maybe") }.to raise_error(Nettyrack::ConfigError, /\Ainvalid early_hints: /)
+    layer = Nettyrack::Configuration.keyword_layer(public_dir: dir, sendfile: nil, early_hints: "false", public_dotfiles: true)
+    expect(layer.slice(*described_class::NAMES)).to eq(public_dir: dir, early_hints: false, public_dotfiles: true)
+    expect { Nettyrack::Configuration.keyword_layer(early_hints: "maybe") }
+      .to raise_error(Nettyrack::ConfigError, /\Ainvalid early_hints: /)
+    expect { Nettyrack::Configuration.keyword_layer(public_dir: File.join(dir, "none")) }
+      .to raise_error(Nettyrack::ConfigError, /\Ainvalid public_dir: ".*none" is not a directory/)
   end
 
   it "reaches Java: off by default, sendfile on with a public dir, early hints on by default" do

@@ -146,6 +146,11 @@ RSpec.describe Nettyrack::Server do
     expect { described_class.new(app, workers: 2, forks: 1) }.to raise_error(ArgumentError, "unknown keywords: workers, forks")
   end
 
+  it "names the keyword whose value it cannot read" do
+    expect { described_class.new(app, max_body_size: "lots") }
+      .to raise_error(Nettyrack::ConfigError, /\Ainvalid max_body_size: "lots" is not a size/)
+  end
+
   it "refuses a bad value before binding anything" do
     expect { described_class.new(app, max_headers: 0) }.to raise_error(Nettyrack::ConfigError, "max headers must be 1 or more, got 0")
   end

@@ -86,6 +86,20 @@ RSpec.describe "Nettyrack::SETTINGS" do
     end
   end
 
+  describe "Server.new's keywords" do
+    it "reads each keyword row's default back to the default" do
+      rows.select(&:keyword).reject { |row| row.default.nil? || %i[host port].include?(row.name) }.each do |row|
+        expect(Nettyrack::Configuration.keyword_layer(row.name => row.default)).to include(row.name => row.default), row.name.to_s
+      end
+    end
+
+    it "are the settings a server's ServerConfig is built from, no more" do
+      expect(Nettyrack::Settings::KEYWORD_NAMES).to include(:host, :port, :binds, :threads, :control_url, :public_dir,
+                                                            *Nettyrack::Settings::BUILDER_NAMES)
+      expect(Nettyrack::Settings::KEYWORD_NAMES & %i[environment rackup quiet access_log pubsub pidfile warmup hooks]).to eq([])
+    end
+  end
+
   describe "rackup's -O options" do
     let(:options) { Nettyrack::RackOptions }
 

@@ -9,24 +9,24 @@ module Nettyrack
   # listens, how it runs the app, and its control endpoint.
   module Settings
     LISTENING = [
-      Setting.new(:host, "0.0.0.0", :text, group: :listening, dsl: false, # -p, `port`, $PORT and -O Port listen here
+      Setting.new(:host, "0.0.0.0", :text, group: :listening, dsl: false, keyword: true, # -p, `port`, $PORT, -O Port listen here
                                            option: "Host=HOST", option_help: "host to listen on (default: rackup's)"),
-      Setting.new(:port, 9292, :port, group: :listening, flags: ["-p", "--port PORT"], into: :binds, dsl: :port,
+      Setting.new(:port, 9292, :port, group: :listening, flags: ["-p", "--port PORT"], into: :binds, dsl: :port, keyword: true,
                                       help: "listen on %{host}:PORT (default %{default})", # when no layer names a listener
                                       option: "Port=PORT", option_help: "port to listen on (default %{default})"),
-      Setting.new(:binds, nil, :bind, group: :listening, flags: ["-b", "--bind URI"], into: :binds, dsl: :bind,
+      Setting.new(:binds, nil, :bind, group: :listening, flags: ["-b", "--bind URI"], into: :list, dsl: :bind, keyword: true,
                                       help: ["listen on tcp://HOST:PORT; on TLS:",
                                              "ssl://HOST:PORT?cert=FILE&key=FILE (see TLS); or on a unix socket:",
                                              "unix:///PATH[?mode=0660][&backlog=N] (a stale socket file is",
                                              "replaced, removed on stop); repeat to listen on several"]),
-      Setting.new(:proxy_protocol, false, :boolean, group: :listening, flags: ["--[no-]proxy-protocol"], bare: true,
+      Setting.new(:proxy_protocol, false, :boolean, group: :listening, flags: ["--[no-]proxy-protocol"], bare: true, keyword: true,
                                                     help: ["each connection opens with a PROXY protocol v1/v2 header",
                                                            "from a load balancer: REMOTE_ADDR is the client it names;",
                                                            "a connection without one is closed (default off)"],
                                                     option: "proxy_protocol",
                                                     option_help: "each connection opens with a PROXY protocol v1/v2 header " \
                                                                  "(REMOTE_ADDR from it)"),
-      Setting.new(:http2, true, :boolean, group: :listening, flags: ["--[no-]http2"], bare: true,
+      Setting.new(:http2, true, :boolean, group: :listening, flags: ["--[no-]http2"], bare: true, keyword: true,
                                           help: ["cleartext ports speak HTTP/2 too: h2c by prior knowledge",
                                                  "and by Upgrade: h2c (default on)"],
                                           option: "http2=BOOL",
@@ -36,12 +36,14 @@ module Nettyrack
 
     RUNNING = [
       # nil: computed from the cores, see Configuration.default_threads
-      Setting.new(:threads, nil, :threads, group: :running, flags: ["-t", "--threads MIN:MAX"], dsl: :threads, servlet: true,
+      Setting.new(:threads, nil, :threads, group: :running, flags: ["-t", "--threads MIN:MAX"], dsl: :threads, keyword: true,
+                                           servlet: true,
                                            help: "worker threads, or just MAX (default: see below)",
                                            option: "Threads=MIN:MAX",
                                            option_help: "worker threads, or just MAX (default: as nettyrack -h says)"),
       # nil: 2 x MAX when the threads are the default, else 0 (Configuration.merge)
-      Setting.new(:wait_threads, nil, :count, group: :running, flags: ["--wait-threads N"], builder: :waitThreads, servlet: true,
+      Setting.new(:wait_threads, nil, :count, group: :running, flags: ["--wait-threads N"], builder: :waitThreads, keyword: true,
+                                              servlet: true,
                                               help: ["threads added beyond MAX while requests queue behind threads",
                                                      "that wait (a database, an API) and the CPU has room; 0: never",
                                                      "(default: 2 x MAX with the default threads, else 0)"],
@@ -62,6 +64,7 @@ module Nettyrack
                   also: [Setting::Alias.new(flag: "--log-requests", help: "Puma's spelling of --access-log (stdout)",
                                             value: :stdout)]),
       Setting.new(:access_log_format, "common", :access_log_format, group: :running, flags: ["--access-log-format FORMAT"],
+                                                                    keyword: true,
                                                                     help: ["common (Rack::CommonLogger's line, the default),",
                                                                            "or json (one JSON object a line)"]),
       # nil: in-process; a redis:// URL: through Redis
@@ -77,7 +80,7 @@ module Nettyrack
 
     OPERATIONS = [
       # [host, port] or a unix Bind; nil: none
-      Setting.new(:control_url, nil, ->(value) { Control.url(value) }, group: :operations, flags: ["--control-url URL"],
+      Setting.new(:control_url, nil, ->(value) { Control.url(value) }, group: :operations, flags: ["--control-url URL"], keyword: true,
                   help: ["serve GET /stats, GET /thread-backtraces, POST /stop,",
                          "POST /restart, POST /reload-app, GET /ready, GET /health",
                          "on tcp://HOST:PORT or unix:///PATH (keep it private:",
@@ -85,7 +88,7 @@ module Nettyrack
                   option: "control_url=URL",
                   option_help: "serve GET /stats, GET /thread-backtraces, POST /stop on tcp://HOST:PORT or unix:///PATH"),
       # nil: made up at boot; :none: no token asked for
-      Setting.new(:control_token, nil, ->(value) { Control.token_setting(value) }, group: :operations,
+      Setting.new(:control_token, nil, ->(value) { Control.token_setting(value) }, group: :operations, keyword: true,
                   flags: ["--control-token TOKEN"], help: "the token they need (default: a random one, printed)",
                   option: "control_token=TOKEN",
                   option_help: "the token control requests must carry (default: a random one, printed)",
