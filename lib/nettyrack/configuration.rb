@@ -166,7 +166,7 @@ module Nettyrack
       @settings.slice(*Settings::BUILDER_NAMES)
     end
 
-    # The keywords JavaConfig.build and Server.new take (less the access log, an open stream).
+    # The keywords Server.new takes (less the access log, an open stream).
     def server_options
       { binds: binds, threads: threads, proxy_protocol: proxy_protocol?, http2: http2?,
         **@settings.slice(:access_log_format, :control_url, :control_token, *FileSettings::NAMES), **limits }

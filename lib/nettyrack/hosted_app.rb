@@ -3,7 +3,6 @@
 require_relative "errors"
 require_relative "configuration"
 require_relative "java_config"
-require_relative "pool_check"
 require_relative "app_loader"
 require_relative "pubsub_setting"
 require_relative "publishing"
@@ -85,8 +84,7 @@ module Nettyrack
         end
         layer[row.name] = read(row, name, value)
       end
-      options = Configuration.merge(Configuration.env_layer(ENV).slice(:threads), layer).server_options
-      JavaConfig.build(**PoolCheck.fit(options))
+      JavaConfig.fit_to_pools(JavaConfig.build(Configuration.merge(Configuration.env_layer(ENV).slice(:threads), layer)))
     end
 
     def read(row, name, value)

@@ -3,40 +3,55 @@
 require "jruby" # JRuby.runtime, for PosixPriority (the servlet door loads this file without lib/nettyrack.rb)
 require_relative "bind"
 require_relative "errors"
+require_relative "pool_check"
 require_relative "settings"
 
 module Nettyrack
-  # The one place Ruby settings become an org.nettyrack.core.config.ServerConfig (Configuration → here
-  # → Java): the keywords of Configuration#server_options (plus an access-log stream) go into
-  # ServerConfig.builder, by the builder methods the Settings::BUILDER rows name. Java's build()
+  # The one place Ruby settings become an org.nettyrack.core.config.ServerConfig: a Configuration's
+  # listeners, threads, flags, file settings and the limits the Settings::BUILDER rows name go
+  # into ServerConfig.builder, with the streams and token that are no settings. Java's build()
   # checks the ranges; its message, or a value too large for a Java int, comes back as a
-  # ConfigError.
+  # ConfigError. .fit_to_pools then fits the one value that waits for the app to load.
+  #
+  # Flow: Configuration → here (.build) → ServerConfig (Java) → .fit_to_pools, once the app has
+  #   loaded → NettyServer (ServerSetup, Server) or the servlet door (HostedApp).
   module JavaConfig
     module_function
 
     # access_log, error_log: nil, a java.io.OutputStream, or a Ruby IO (written through
     # #to_outputstream). The error log gets the server's own trouble; nil means stderr.
-    # control_url: [host, port], a unix Bind, or nil; control_token: the token, or nil/:none for none (Server
-    # makes one up first when none was configured).
-    def build(binds:, threads:, proxy_protocol: false, http2: true, access_log: nil, error_log: nil, access_log_format: "common",
-              control_url: nil, control_token: nil, **limits)
-      files = FileSettings::DEFAULTS.merge(limits.slice(*FileSettings::NAMES))
-      limits = limits.except(*FileSettings::NAMES)
+    # control_token: the token control requests need when there is a control_url, nil for none
+    # (Control.token makes one up first when none was configured).
+    def build(configuration, access_log: nil, error_log: nil, control_token: nil)
       builder = Java::OrgNettyrackCoreConfig::ServerConfig.builder
-      binds.each { |bind| builder.bind(java_bind(bind)) }
-      builder.threads(*threads)
-      builder.proxyProtocol(proxy_protocol)
-      builder.http2(http2)
-      FileSettings.fill(builder, files)
-      Settings::BUILDER.each { |row| fill(builder, row, limits.fetch(row.name)) }
-      control(builder, control_url, control_token.is_a?(String) ? control_token : nil) if control_url
-      builder.accessLogFormat(access_log_format.to_s)
+      configuration.binds.each { |bind| builder.bind(java_bind(bind)) }
+      builder.threads(*configuration.threads)
+      builder.proxyProtocol(configuration.proxy_protocol?)
+      builder.http2(configuration.http2?)
+      FileSettings.fill(builder, configuration)
+      Settings::BUILDER.each { |row| fill(builder, row, configuration[row.name]) }
+      control(builder, configuration.control_url, control_token) if configuration.control_url
+      builder.accessLogFormat(configuration[:access_log_format].to_s)
       builder.accessLog(output_stream(access_log))
       builder.errorLog(output_stream(error_log))
       builder.setPriority(Java::OrgNettyrackJruby::PosixPriority.new(JRuby.runtime))
       builder.build
     rescue Java::JavaLang::IllegalArgumentException => e
       raise ConfigError, e.message
+    end
+
+    # The ServerConfig with its wait threads fitted to the loaded app's database pools
+    # (PoolCheck.wait_threads): its workers record replaced, every other record as built; the
+    # same ServerConfig when the pools ask for no change.
+    def fit_to_pools(config)
+      workers = config.workers
+      wait = PoolCheck.wait_threads(workers.waitThreads, workers.maxThreads)
+      return config if wait == workers.waitThreads
+
+      fitted = workers.class.new(workers.minThreads, workers.maxThreads, wait, workers.queueSize, workers.maxConnections,
+                                 workers.ioThreads, workers.workerNice, workers.setPriority)
+      config.class.new(config.listen, fitted, config.limits, config.timeouts, config.http2Settings, config.push,
+                       config.fileSettings, config.logs, config.controlSettings)
     end
 
     def java_bind(bind)

@@ -102,7 +102,7 @@ module Nettyrack
       enter(config.directory)
       @env["RACK_ENV"] = config.environment
       load_server
-      check_tls(JavaConfig.build(**config.server_options)) # a bad value fails here, before a slow app load
+      check_tls(JavaConfig.build(config)) # a bad value fails here, before a slow app load
       files.each_value { |file| file&.check }
       redirect = StdioRedirect.from(config, successor: @env.key?(Inheritance::HANDOFF))&.apply(out: @out)
       config[:not_applied].uniq.each { |line| @err.puts(line) }

@@ -10,8 +10,8 @@ module Nettyrack
   # at 0.7-0.97x Puma with those defaults and 1.14-1.44x with 8 threads over 8 connections).
   #
   # Flow: the app loaded (Lifetime, RackHandler) → BootChecks → here → one line per small pool
-  # on stderr before serving; and Server.new / HostedApp → .fit → the wait threads the pools can
-  # use. Pools are only read: no connection is opened.
+  # on stderr before serving; and Server.new / HostedApp → JavaConfig.fit_to_pools → .wait_threads:
+  # the wait threads the pools can use. Pools are only read: no connection is opened.
   module PoolCheck
     module_function
 
@@ -26,17 +26,16 @@ module Nettyrack
       end
     end
 
-    # The server options (Configuration#server_options) with their wait threads (threads beyond
-    # MAX for work that waits) fitted to the loaded app's database pools: a thread past the
-    # largest pool would only wait for a connection, and time out there (Sequel::PoolTimeout,
-    # ActiveRecord::ConnectionTimeoutError) where it would otherwise have waited in the queue.
-    # Unchanged when the app has no pool nettyrack can read.
-    def fit(options)
+    # The wait threads (threads beyond +max+ for work that waits) fitted to the loaded app's
+    # database pools: a thread past the largest pool would only wait for a connection, and time
+    # out there (Sequel::PoolTimeout, ActiveRecord::ConnectionTimeoutError) where it would
+    # otherwise have waited in the queue. +wait+ unchanged when the app has no pool nettyrack
+    # can read.
+    def wait_threads(wait, max)
       sizes = pools.filter_map { |_, size, _| size }
-      return options if sizes.empty?
+      return wait if sizes.empty?
 
-      fitted = [options.fetch(:wait_threads), [sizes.max - options.fetch(:threads).last, 0].max].min
-      options.merge(wait_threads: fitted)
+      [wait, [sizes.max - max, 0].max].min
     end
 
     # [name, size, how to size it (a format for the thread count)] for each pool found.

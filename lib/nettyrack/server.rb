@@ -4,7 +4,6 @@ require "uri" # Rack 2.2's Rack::Lint checks SERVER_NAME with URI.parse but does
 require_relative "configuration"
 require_relative "control"
 require_relative "java_config"
-require_relative "pool_check"
 require_relative "rails_tuning"
 
 module Nettyrack
@@ -44,8 +43,8 @@ module Nettyrack
       @configuration = Configuration.from_keywords(**settings)
       @control_token = Control.token(@configuration[:control_token]) if @configuration.control_url
       @pubsub = pubsub
-      config = JavaConfig.build(**PoolCheck.fit(@configuration.server_options), control_token: @control_token&.value,
-                                access_log: access_log, error_log: errors)
+      config = JavaConfig.fit_to_pools(JavaConfig.build(@configuration, control_token: @control_token&.value,
+                                                        access_log: access_log, error_log: errors))
       @booted_app = Java::OrgNettyrackJruby::RackBridge.new(RailsTuning.app(app), errors, development, pubsub)
       @app_switch = Java::OrgNettyrackCoreReload::AppSwitch.new(@booted_app)
       @netty = Java::OrgNettyrackNetty::NettyServer.new(config, @app_switch, pubsub)

@@ -67,8 +67,7 @@ RSpec.describe Nettyrack::FileSettings do
 
   it "reaches Java: off by default, sendfile on with a public dir, early hints on by default" do
     build = lambda do |**settings|
-      options = Nettyrack::Configuration.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 0)], threads: [1, 2] }, settings)
-      Nettyrack::JavaConfig.build(**options.server_options)
+      Nettyrack::JavaConfig.build(Nettyrack::Configuration.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 0)], threads: [1, 2] }, settings))
     end
     default = build.call
     on = build.call(public_dir: dir, public_cache_control: [["/a/", "max-age=1"]], public_dotfiles: true)

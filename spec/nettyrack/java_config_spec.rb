@@ -3,9 +3,10 @@
 require "stringio"
 
 RSpec.describe Nettyrack::JavaConfig do
-  def build(**overrides)
-    options = Nettyrack::Configuration.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 0)], threads: [2, 8] }).server_options
-    described_class.build(**options, **overrides)
+  # settings: a settings layer over these listeners and threads.
+  def build(access_log: nil, control_token: nil, **settings)
+    config = Nettyrack::Configuration.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 0)], threads: [2, 8] }, settings)
+    described_class.build(config, access_log: access_log, control_token: control_token)
   end
 
   it "fills every builder setting from the Ruby names" do
@@ -66,7 +67,25 @@ RSpec.describe Nettyrack::JavaConfig do
     control = config.controlSettings.control
     expect([control.host, control.port, control.token, config.logs.accessLogFormat.name])
       .to eq(["127.0.0.1", 9293, "s3cret", "JSON"])
-    expect(build(control_url: ["::1", 0], control_token: :none).controlSettings.control.token).to be_nil
+    expect(build(control_url: ["::1", 0], control_token: nil).controlSettings.control.token).to be_nil
+  end
+
+  describe ".fit_to_pools" do
+    it "replaces the wait threads the loaded app's pools can use, and every other record stays as built" do
+      config = build(threads: [2, 8], wait_threads: 16)
+      allow(Nettyrack::PoolCheck).to receive(:wait_threads).with(16, 8).and_return(3)
+      fitted = described_class.fit_to_pools(config)
+      expect(fitted.workers.to_s).to eq(config.workers.to_s.sub("waitThreads=16", "waitThreads=3"))
+      records = %i[listen limits timeouts http2Settings push fileSettings logs controlSettings]
+      expect(records.reject { |record| fitted.public_send(record).equal?(config.public_send(record)) }).to eq([])
+      expect(records + [:workers]).to match_array(config.java_class.to_java.record_components.map(&:name).map(&:to_sym))
+    end
+
+    it "keeps the ServerConfig when the pools ask for no change" do
+      config = build
+      allow(Nettyrack::PoolCheck).to receive(:wait_threads).and_return(config.workers.waitThreads)
+      expect(described_class.fit_to_pools(config)).to be(config)
+    end
   end
 
   it "turns Java's refusal into a ConfigError with Java's reason" do

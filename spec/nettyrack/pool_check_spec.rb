@@ -63,15 +63,14 @@ RSpec.describe Nettyrack::PoolCheck do
   end
 
   it "fits the wait threads to the largest pool: threads past it would only wait for a connection" do
-    options = { threads: [2, 4], wait_threads: 8, max_headers: 100 }
-    with_active_record(5) { expect(described_class.fit(options)).to eq(options.merge(wait_threads: 1)) }
-    with_sequel(4, 12) { expect(described_class.fit(options)[:wait_threads]).to eq(8) }
-    with_sequel(20) { expect(described_class.fit(options)[:wait_threads]).to eq(8) }
-    with_sequel(2) { expect(described_class.fit(options)[:wait_threads]).to eq(0) }
-    with_sequel(nil) { expect(described_class.fit(options)).to eq(options) }
+    with_active_record(5) { expect(described_class.wait_threads(8, 4)).to eq(1) }
+    with_sequel(4, 12) { expect(described_class.wait_threads(8, 4)).to eq(8) }
+    with_sequel(20) { expect(described_class.wait_threads(8, 4)).to eq(8) }
+    with_sequel(2) { expect(described_class.wait_threads(8, 4)).to eq(0) }
+    with_sequel(nil) { expect(described_class.wait_threads(8, 4)).to eq(8) }
     hide_const("Sequel") if defined?(Sequel)
     hide_const("ActiveRecord") if defined?(ActiveRecord)
-    expect(described_class.fit(options)).to eq(options)
+    expect(described_class.wait_threads(8, 4)).to eq(8)
   end
 
   it "is among the boot checks, with Rails' own warnings" do
