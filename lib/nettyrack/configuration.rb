@@ -6,7 +6,8 @@ require_relative "settings"
 
 module Nettyrack
   # The settings one server runs with: CLI / config file (DSL) / $PORT / Server.new keywords →
-  # layers → here (merged over DEFAULTS) → JavaConfig → ServerConfig (Java) → Server.
+  # layers → here (merged once, over DEFAULTS) → ServerSetup (JavaConfig → ServerConfig, Java)
+  # → Server. Read-only once merged: the launcher hands its one Configuration down.
   #
   # Settings arrive in layers, each a Hash of values Coerce has already read (CLI#settings,
   # DSL.load, .env_layer, .port_layer, .keyword_layer). .merge lays them over DEFAULTS,
@@ -164,12 +165,6 @@ module Nettyrack
     # The values ServerConfig.Builder takes one by one (the limits and tuning rows).
     def limits
       @settings.slice(*Settings::BUILDER_NAMES)
-    end
-
-    # The keywords Server.new takes (less the access log, an open stream).
-    def server_options
-      { binds: binds, threads: threads, proxy_protocol: proxy_protocol?, http2: http2?,
-        **@settings.slice(:access_log_format, :control_url, :control_token, *FileSettings::NAMES), **limits }
     end
   end
 end

@@ -12,6 +12,7 @@ require_relative "lowlevel_errors"
 require_relative "pidfile"
 require_relative "pubsub_setting"
 require_relative "relaunch"
+require_relative "server_setup"
 require_relative "state_file"
 require_relative "stdio_redirect"
 
@@ -19,11 +20,12 @@ module Nettyrack
   # `nettyrack [options] [config.ru]`, from ARGV to an exit status:
   #
   #   [a hot restart's new process: the old one's sockets (Inheritance)] → CLI + config file
-  #   (DSL: -C FILE, else config/nettyrack.rb, else config/puma.rb) + ENV → Configuration →
-  #   chdir, RACK_ENV → jars → settings checked by Java (TLS files, the pid and state files) →
-  #   stdout/stderr redirected, settings that do not apply said → pub/sub engine
-  #   (Nettyrack.pubsub) → config.ru (AppLoader) or the config's app → Lifetime: open, warm up,
-  #   serve, orders (stop, hot restart) → 0
+  #   (DSL: -C FILE, else config/nettyrack.rb, else config/puma.rb) + ENV → one Configuration
+  #   → chdir, RACK_ENV → jars → the pid and state files checked → stdout/stderr redirected,
+  #   settings that do not apply said → access log → ServerSetup (the server's ServerConfig,
+  #   built once: every value checked by Java, the TLS files read) → pub/sub engine
+  #   (Nettyrack.pubsub) → config.ru (AppLoader) or the config's app → Lifetime (the setup
+  #   handed down to its Server): open, warm up, serve, orders (stop, hot restart) → 0
   #
   # Any Nettyrack::Error on the way is one line on stderr and status 1, without a backtrace (and,
   # in a hot restart's new process, the old process is told it, and keeps serving).
@@ -102,16 +104,16 @@ module Nettyrack
       enter(config.directory)
       @env["RACK_ENV"] = config.environment
       load_server
-      check_tls(JavaConfig.build(config)) # a bad value fails here, before a slow app load
       files.each_value { |file| file&.check }
       redirect = StdioRedirect.from(config, successor: @env.key?(Inheritance::HANDOFF))&.apply(out: @out)
       config[:not_applied].uniq.each { |line| @err.puts(line) }
       @inheritance ||= Inheritance.from(@env)
       access_log = open_access_log(config.access_log)
-      lifetime = Lifetime.new(config, inheritance: @inheritance, files: files, restart: @restart, access_log: access_log,
-                                      logs: [redirect, access_log].grep_v(nil).reject { |log| log == @out },
-                                      out: @out, err: @err, config_file: @config_file,
-                                      config_layer: @config_layer)
+      # Java checks every value, and the certificates are read, here: before a slow app load.
+      setup = ServerSetup.new(config, access_log: access_log, errors: @err).check_tls
+      lifetime = Lifetime.new(setup, inheritance: @inheritance, files: files, restart: @restart,
+                                     logs: [redirect, access_log].grep_v(nil).reject { |log| log == @out },
+                                     out: @out, err: @err, config_file: @config_file, config_layer: @config_layer)
       # The engine comes before the app loads: config.ru may publish.
       PubSubSetting.serving(config.pubsub, errors: @err) { lifetime.run(app(config)) }
     end
@@ -121,12 +123,6 @@ module Nettyrack
       app = config[:app] || AppLoader.load(config.rackup)
       handler = config[:lowlevel_error_handler]
       handler ? LowlevelErrors.new(app, handler, err: @err) : app
-    end
-
-    def check_tls(java_config)
-      Java::OrgNettyrackNetty::NettyServer.check_tls(java_config)
-    rescue Java::OrgNettyrackNettyTls::TlsSetupException => e
-      raise ConfigError, e.message
     end
 
     def enter(directory)

@@ -16,8 +16,8 @@ require_relative "warmup"
 module Nettyrack
   # One server's life in this process, from its app loaded to the exit status:
   #
-  #   worker_boot hooks → Server.new → #open: listeners bound, or taken over      booting
-  #     (Inheritance)
+  #   worker_boot hooks → Server.new (the launcher's ServerSetup) → #open:        booting
+  #     listeners bound, or taken over (Inheritance)
   #   → warm-up, when there is one (a hot restart's new process: GET / at least)  warming
   #   → #serve; then the old process (a hot restart), systemd, the pid and state
   #     files and the boot lines are told; booted hooks; tmp/restart.txt watched  serving
@@ -38,24 +38,24 @@ module Nettyrack
   # Every step that can fail for a reason a person can act on raises a Nettyrack::Error; the
   # launcher says it in one line (and tells the old process of a hot restart).
   class Lifetime
+    # setup: the ServerSetup the launcher made from its Configuration, which the server runs with.
     # restart: [program, *arguments], env, directory: how this process was started, for a hot restart.
     # files: the pid file and state file to write once serving (nil when not asked for); logs:
     # what SIGHUP reopens (StdioRedirect, the access log's File).
     # config_file: the config file the settings came from (nil: none), which a reload reads
     # again, and config_layer what it said at boot.
-    def initialize(config, inheritance:, files:, restart:, access_log:, out:, err:, logs: [], config_file: nil,
-                   config_layer: {})
-      @config = config
+    def initialize(setup, inheritance:, files:, restart:, out:, err:, logs: [], config_file: nil, config_layer: {})
+      @setup = setup
+      @config = setup.configuration
       @reload_check = ReloadCheck.new(config_file: config_file, layer: config_layer, env: restart.fetch(:env))
       @inheritance = inheritance
       @pidfile, @state_file = files.values_at(:pidfile, :state_file)
       @restart = restart
-      @access_log = access_log
       @logs = logs
       @out = out
       @err = err
       @systemd = Systemd.new(restart.fetch(:env), err: err)
-      @hooks = Hooks.new(config[:hooks], err: err)
+      @hooks = Hooks.new(@config[:hooks], err: err)
     end
 
     def run(app)
@@ -80,8 +80,7 @@ module Nettyrack
     private
 
     def open(app)
-      Server.new(app, **@config.server_options, development: @config.development?, errors: @err,
-                      access_log: @access_log, pubsub: Nettyrack.pubsub).inherit(@inheritance.sockets).open
+      Server.new(app, @setup, development: @config.development?, pubsub: Nettyrack.pubsub).inherit(@inheritance.sockets).open
     end
 
     # The warm-up the settings ask for; a stop meanwhile cancels it, and is returned.

@@ -15,9 +15,9 @@ module Nettyrack
   # lib/rackup/handler/nettyrack.rb each define a module that extends this one.
   #
   #   rackup's options (:Host, :Port, :Threads, :environment, :quiet, -O NAME=VALUE: see
-  #   RackOptions) → pub/sub engine →
-  #   Server#start → boot line(s) → yield the server → #shutdown, SIGINT, SIGTERM or control
-  #   POST /stop → Server#stop → engine closed
+  #   RackOptions) → one Configuration → pub/sub engine → ServerSetup → Server#start →
+  #   boot line(s) → yield the server → #shutdown, SIGINT, SIGTERM or control POST /stop →
+  #   Server#stop → engine closed
   #
   # A hot restart (SIGUSR2, SIGUSR1, POST /restart) is the nettyrack command's: rackup and `rails
   # server` cannot start themselves again, so here it is answered with a line saying so. SIGHUP
@@ -49,7 +49,8 @@ module Nettyrack
     private
 
     def serve(app, options)
-      server = Server.new(app, **RackOptions.keywords(options), pubsub: Nettyrack.pubsub)
+      config = RackOptions.configuration(options)
+      server = Server.new(app, ServerSetup.new(config), development: config.development?, pubsub: Nettyrack.pubsub)
       quiet = RackOptions.quiet?(options)
       orders = @orders = Orders.new.trap(Orders::SIGNALS)
       server.start

@@ -5,14 +5,14 @@ require_relative "pubsub_setting"
 require_relative "settings"
 
 module Nettyrack
-  # rackup's options hash → what RackHandler starts: Server.new's keywords, the pub/sub
-  # setting, and whether to be quiet. rackup passes its own (:Host, :Port, :environment,
-  # :quiet) and each -O NAME=VALUE, Symbol or String keys, values as given. The keywords are the
-  # SETTINGS rows Server.new takes that have an -O option (Host, Port and Threads being rackup's
+  # rackup's options hash → what RackHandler starts: one Configuration, the pub/sub setting,
+  # and whether to be quiet. rackup passes its own (:Host, :Port, :environment, :quiet) and each
+  # -O NAME=VALUE, Symbol or String keys, values as given. The settings are the SETTINGS rows
+  # Server.new takes as keywords that have an -O option (Host, Port and Threads being rackup's
   # own), read by Configuration.keyword_layer; the -O names and their help (rackup -s nettyrack
   # -h) are the rows' too.
   #
-  #   rackup -O options → here → Server.new (Configuration.from_keywords) → JavaConfig → Java
+  #   rackup -O options → here (.configuration) → ServerSetup → Server → NettyServer (Java)
   module RackOptions
     # The rows rackup reaches: Server.new's keywords that have an -O option.
     ROWS = Settings::KEYWORDS.select(&:option).freeze
@@ -27,16 +27,16 @@ module Nettyrack
       end
     end
 
-    def keywords(options, env = ENV)
-      environment = options[:environment] || env["RACK_ENV"] || Configuration::DEFAULTS[:environment]
-      given = settings(options)
-      given[:threads] ||= Configuration.env_layer(env)[:threads]
-      { **given.compact, development: environment.to_s == "development" }
+    # The settings: $RACK_ENV and $RAILS_MAX_THREADS (Configuration.env_layer), under rackup's
+    # environment, under the -O options.
+    def configuration(options, env = ENV)
+      environment = options[:environment] ? { environment: Settings.fetch(:environment).read(options[:environment]) } : {}
+      Configuration.merge(Configuration.env_layer(env), environment, Configuration.keyword_layer(**keywords(options)))
     end
 
-    # Each row's -O option given, by the row's name; an alias given as true (no_control_token)
-    # stands for its value.
-    def settings(options)
+    # Server.new's keywords among the options, values as given: each row's -O option, by the
+    # row's name; an alias given as true (no_control_token) stands for its value.
+    def keywords(options)
       ROWS.each_with_object({}) do |row, given|
         value = option(options, row.option_name)
         given[row.name] = value unless value.nil?

@@ -1,13 +1,13 @@
 # frozen_string_literal: true
 
 require "uri" # Rack 2.2's Rack::Lint checks SERVER_NAME with URI.parse but does not load it
-require_relative "configuration"
-require_relative "control"
 require_relative "java_config"
 require_relative "rails_tuning"
+require_relative "server_setup"
 
 module Nettyrack
-  # A nettyrack server inside this JRuby process, for the launcher, the Rack handler and specs:
+  # A nettyrack server inside this JRuby process, for the launcher, the Rack handler and
+  # embedders (specs too):
   #
   #   server = Nettyrack::Server.new(app, host: "127.0.0.1", port: 0, threads: [2, 8]).start
   #   server.urls  # => ["http://127.0.0.1:41234"]
@@ -17,38 +17,45 @@ module Nettyrack
   # the launcher warms up (#warm_up) in between, and hands the sockets to a new process in a
   # hot restart (#handoff, #hand_over).
   #
-  # Keywords (Configuration.from_keywords: each read by its SETTINGS row, so "10m" works) →
-  # Configuration (defaults) → JavaConfig → ServerConfig; the app goes into a RackBridge behind
-  # an AppSwitch, and both into a NettyServer, which owns the sockets, event loops and worker
+  # Its settings come as a ServerSetup, made once from one Configuration (the launcher makes it
+  # before the app loads and hands it down), or as keywords, which make one
+  # (ServerSetup.from_keywords). Nothing here reads them again: the setup's ServerConfig goes to
+  # a NettyServer, its wait threads fitted to the app's database pools; the app goes into a
+  # RackBridge behind an AppSwitch. The NettyServer owns the sockets, event loops and worker
   # threads (and the control endpoint's listener, when control_url is given). Nothing is bound
   # until #start.
   #
-  # Flow: Launcher (Lifetime), RackHandler or specs → here → Configuration.from_keywords →
-  #   JavaConfig → NettyServer (Java).
+  # Flow: Launcher (Lifetime), RackHandler or an embedder → ServerSetup → here → NettyServer (Java).
   class Server
     # booted_app: the RackBridge of the app given to .new; app_switch: the
     # org.nettyrack.core.reload.AppSwitch in front of it, where a reload (AppReload) puts a new version.
-    attr_reader :configuration, :pubsub, :control_token, :booted_app, :app_switch
+    attr_reader :pubsub, :booted_app, :app_switch
 
-    # binds: tcp:// URIs, Binds or [host, port] pairs, in addition to host/port when those are given.
-    # proxy_protocol: true when a load balancer opens every connection with a PROXY header.
-    # http2: false to serve cleartext ports on HTTP/1.1 only (default: h2c too).
-    # access_log: nil, an IO (such as $stdout), or a java.io.OutputStream.
-    # access_log_format: "common" (default) or "json".
-    # control_url: tcp://HOST:PORT or unix:///PATH for GET /stats, GET /thread-backtraces, POST /stop;
-    # control_token: the token they need (default: a random one, #control_token), or :none.
-    # pubsub: the engine clients subscribe and publish through (default: Nettyrack.pubsub).
-    # public_dir, public_dotfiles, public_cache_control, sendfile, early_hints: see FileSettings.
-    def initialize(app, development: false, errors: $stderr, access_log: nil, pubsub: Nettyrack.pubsub, **settings)
-      @configuration = Configuration.from_keywords(**settings)
-      @control_token = Control.token(@configuration[:control_token]) if @configuration.control_url
+    # setup: a ServerSetup. Without one, the keywords make it: access_log (nil, an IO such as
+    # $stdout, or a java.io.OutputStream), errors (where the server's and the app's errors go;
+    # $stderr) and the settings Server.new takes (Settings::KEYWORDS, each read as the CLI reads
+    # it: "10m", "500ms", "2:8"), among them host, port, binds (tcp:// URIs, Binds or [host, port]
+    # pairs, beside host/port when those are given), threads, proxy_protocol, http2,
+    # access_log_format ("common" or "json"), control_url (tcp://HOST:PORT or unix:///PATH for
+    # GET /stats, GET /thread-backtraces, POST /stop), control_token (default: a random one,
+    # #control_token; :none for none), public_dir and the other FileSettings, and the limits.
+    # development: exception details in 500 bodies. pubsub: the engine clients subscribe and
+    # publish through.
+    def initialize(app, setup = nil, development: false, pubsub: Nettyrack.pubsub, **keywords)
+      raise ArgumentError, "settings come from the ServerSetup given: #{keywords.keys.join(', ')}" if setup && keywords.any?
+
+      @setup = setup || ServerSetup.from_keywords(**keywords)
       @pubsub = pubsub
-      config = JavaConfig.fit_to_pools(JavaConfig.build(@configuration, control_token: @control_token&.value,
-                                                        access_log: access_log, error_log: errors))
-      @booted_app = Java::OrgNettyrackJruby::RackBridge.new(RailsTuning.app(app), errors, development, pubsub)
+      @booted_app = Java::OrgNettyrackJruby::RackBridge.new(RailsTuning.app(app), @setup.errors, development, pubsub)
       @app_switch = Java::OrgNettyrackCoreReload::AppSwitch.new(@booted_app)
-      @netty = Java::OrgNettyrackNetty::NettyServer.new(config, @app_switch, pubsub)
+      @netty = Java::OrgNettyrackNetty::NettyServer.new(JavaConfig.fit_to_pools(@setup.java_config), @app_switch, pubsub)
     end
+
+    # The Configuration it runs with.
+    def configuration = @setup.configuration
+
+    # The control endpoint's Control::Token; nil without a control_url.
+    def control_token = @setup.control_token
 
     # Binds every address and starts serving; raises BindError naming an address it could not.
     # A Rails app loaded by now gets RailsTuning first.

@@ -65,13 +65,6 @@ RSpec.describe Nettyrack::Configuration do
       expect { described_class.merge({ workers: 2 }) }.to raise_error(ArgumentError, "unknown setting :workers")
     end
 
-    it "offers the keywords Server.new takes" do
-      options = described_class.merge({ binds: [Nettyrack::Bind.tcp("127.0.0.1", 0)], threads: [1, 2] }).server_options
-      expect(options.keys).to eq(%i[binds threads proxy_protocol http2 access_log_format control_url control_token] +
-                                 Nettyrack::FileSettings::NAMES + Nettyrack::Settings::BUILDER_NAMES)
-      expect(options.values_at(:binds, :threads, :proxy_protocol, :max_headers)).to eq([[Nettyrack::Bind.tcp("127.0.0.1", 0)], [1, 2], false, 100])
-    end
-
     it("is development only in development") do
       expect(%w[development production test].map { |env| described_class.merge({ environment: env }).development? })
         .to eq([true, false, false])

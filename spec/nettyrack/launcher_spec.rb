@@ -64,6 +64,17 @@ RSpec.describe Nettyrack::Launcher do
     expect(err.string).to eq("")
   end
 
+  it "merges its settings into one Configuration and builds the server's Java config once, for the server it hands them to" do
+    allow(Nettyrack::Configuration).to receive(:new).and_call_original
+    allow(Java::OrgNettyrackCoreConfig::ServerConfig).to receive(:builder).and_call_original # once per JavaConfig.build
+    status, = serve("-b", "tcp://127.0.0.1:0", "-t", "1:2", "spec/fixtures/hello.ru") do |url|
+      expect(fetch("#{url}/once").body).to eq("hello /once")
+    end
+    expect(status).to eq(0)
+    expect(Nettyrack::Configuration).to have_received(:new).once
+    expect(Java::OrgNettyrackCoreConfig::ServerConfig).to have_received(:builder).once
+  end
+
   it "sets RACK_ENV, and shows exception details in development" do
     serve("-b", "tcp://127.0.0.1:0", "spec/fixtures/development.ru") do |url|
       expect(fetch("#{url}/boom").body).to include("secret detail")
@@ -158,6 +169,15 @@ RSpec.describe Nettyrack::Launcher do
     it "for a value Java refuses, before loading the app" do
       expect(run_launcher("--max-uri-length", "10", "spec/fixtures/raises.ru"))
         .to eq([1, "", "nettyrack: max URI length must be at least 64 bytes, got 10\n"])
+    end
+
+    it "for a certificate it cannot read, before loading the app" do
+      Dir.mktmpdir("nettyrack-launcher") do |dir|
+        missing = File.join(dir, "gone.pem")
+        status, out, message = run_launcher("-b", "ssl://127.0.0.1:0?cert=#{missing}&key=#{missing}", "spec/fixtures/raises.ru")
+        expect([status, out]).to eq([1, ""])
+        expect(message).to match(%r{\Anettyrack: https://127\.0\.0\.1:0: .*#{Regexp.escape(missing)}.*\n\z})
+      end
     end
 
     it "for a config file with an unknown setting" do

@@ -142,6 +142,33 @@ RSpec.describe Nettyrack::Server do
     end
   end
 
+  describe "given a ServerSetup (as the launcher hands down)" do
+    let(:setup) do
+      Nettyrack::ServerSetup.new(Nettyrack::Configuration.from_keywords(host: "127.0.0.1", port: 0, threads: [1, 2]),
+                                 errors: StringIO.new)
+    end
+
+    it "runs with its Configuration and ServerConfig: reads, merges and builds nothing again" do
+      setup # made before the spies
+      %i[merge keyword_layer from_keywords].each { |name| allow(Nettyrack::Configuration).to receive(name).and_call_original }
+      allow(Java::OrgNettyrackCoreConfig::ServerConfig).to receive(:builder).and_call_original # once per JavaConfig.build
+      server = described_class.new(app, setup).start
+      begin
+        expect(fetch("#{server.urls.first}/set").body).to eq("GET /set 0")
+        expect([server.configuration, server.control_token]).to match([be(setup.configuration), nil])
+      ensure
+        server.stop
+      end
+      %i[merge keyword_layer from_keywords].each { |name| expect(Nettyrack::Configuration).not_to have_received(name) }
+      expect(Java::OrgNettyrackCoreConfig::ServerConfig).not_to have_received(:builder)
+    end
+
+    it "takes no settings beside it" do
+      expect { described_class.new(app, setup, port: 0, threads: 4) }
+        .to raise_error(ArgumentError, "settings come from the ServerSetup given: port, threads")
+    end
+  end
+
   it "refuses a keyword it does not know" do
     expect { described_class.new(app, workers: 2, forks: 1) }.to raise_error(ArgumentError, "unknown keywords: workers, forks")
   end

@@ -113,11 +113,21 @@ RSpec.describe "Nettyrack::SETTINGS" do
       rows.select(&:option).each do |row|
         name = row.option_name
         given = { name.to_sym => "given-#{name}" }
-        passed = options.keywords(given, {}).values.include?("given-#{name}") || options.quiet?(given) == "given-#{name}"
+        passed = options.keywords(given).values.include?("given-#{name}") || options.quiet?(given) == "given-#{name}"
         passed ||= name == "pubsub" && options.pubsub({ pubsub: "redis://h:6379" }, {}) == "redis://h:6379"
         expect(passed).to be(true), name
       end
-      expect(options.keywords({ "no_control_token" => "true" }, {})[:control_token]).to eq(:none)
+      expect(options.keywords({ "no_control_token" => "true" })[:control_token]).to eq(:none)
+    end
+
+    it "makes one Configuration of them, over $RACK_ENV and $RAILS_MAX_THREADS" do
+      env = { "RACK_ENV" => "production", "RAILS_MAX_THREADS" => "5" }
+      config = options.configuration({ Host: "127.0.0.1", Port: "0", "max_body_size" => "1k", http2: "false" }, env)
+      expect([config.binds, config.environment, config.threads, config.limits[:max_body_size], config.http2?])
+        .to eq([[Nettyrack::Bind.tcp("127.0.0.1", 0)], "production", [5, 5], 1024, false])
+      config = options.configuration({ environment: "development", Threads: "1:2" }, env)
+      expect([config.binds, config.environment, config.threads, config.development?])
+        .to eq([[Nettyrack::Bind.tcp("0.0.0.0", 9292)], "development", [1, 2], true])
     end
   end
 end
