@@ -104,6 +104,13 @@ RSpec.describe Nettyrack::HostedApp do
     expect(others.keys).to include("write-timeout", "keep-alive-timeout", "io-threads")
   end
 
+  it "applies the settings docs/war.md lists as context params, no more (pubsub picks the engine)" do
+    table = File.read(File.expand_path("../../docs/war.md", __dir__)).lines.grep(/\A\| `/)
+    listed = table.flat_map { |line| line.split("|")[1].scan(/`([\w.-]+)`/).flatten }
+    flags = Nettyrack::SETTINGS.select(&:flag).to_h { |row| [row.flag.delete_prefix("--"), row] }
+    expect(listed.select { |name| flags.key?(name) } - ["pubsub"]).to match_array(Nettyrack::Settings::SERVLET.map { |row| row.flag.delete_prefix("--") })
+  end
+
   it "names a bad limit" do
     write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
     expect { boot("max-body-size" => "lots") }
