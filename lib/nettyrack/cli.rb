@@ -13,7 +13,7 @@ module Nettyrack
   # :version). Parsing only: nothing is loaded, bound or printed here.
   #
   #   bin/nettyrack → Launcher → here (flags and --help made from the SETTINGS rows, read by
-  #   Setting#read) → Configuration.merge → JavaConfig → ServerConfig (Java) → Server
+  #   Setting#read) → Configuration.merge → ServerSetup (JavaConfig → ServerConfig, Java) → Server
   class CLI
     attr_reader :settings, :config_file, :no_config, :action
 

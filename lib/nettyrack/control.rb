@@ -16,8 +16,8 @@ module Nettyrack
   # Like Puma's control app, a token is required unless explicitly opted out of; a server given
   # a control URL and no token makes one up and prints it at boot (see #boot_line).
   #
-  # Flow: --control-url, control_url, -O control_url → here → Configuration → JavaConfig → the Java
-  #   control endpoint; Server keeps the Token.
+  # Flow: --control-url, control_url, -O control_url → here → Configuration → ServerSetup (which
+  #   makes the Token, Server#control_token) → JavaConfig → the Java control endpoint.
   module Control
     Token = Struct.new(:value, :generated) do
       def generated? = generated

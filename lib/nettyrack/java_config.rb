@@ -13,8 +13,8 @@ module Nettyrack
   # checks the ranges; its message, or a value too large for a Java int, comes back as a
   # ConfigError. .fit_to_pools then fits the one value that waits for the app to load.
   #
-  # Flow: Configuration → here (.build) → ServerConfig (Java) → .fit_to_pools, once the app has
-  #   loaded → NettyServer (ServerSetup, Server) or the servlet door (HostedApp).
+  # Flow: Configuration → here (.build: ServerSetup, HostedApp) → ServerConfig (Java) →
+  #   .fit_to_pools once the app has loaded (Server, HostedApp) → NettyServer or the servlet door.
   module JavaConfig
     module_function
 

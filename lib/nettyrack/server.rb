@@ -19,8 +19,8 @@ module Nettyrack
   #
   # Its settings come as a ServerSetup, made once from one Configuration (the launcher makes it
   # before the app loads and hands it down), or as keywords, which make one
-  # (ServerSetup.from_keywords). Nothing here reads them again: the setup's ServerConfig goes to
-  # a NettyServer, its wait threads fitted to the app's database pools; the app goes into a
+  # (ServerSetup.from_keywords). It reads no setting itself: the setup's ServerConfig goes to a
+  # NettyServer, its wait threads fitted to the app's database pools; the app goes into a
   # RackBridge behind an AppSwitch. The NettyServer owns the sockets, event loops and worker
   # threads (and the control endpoint's listener, when control_url is given). Nothing is bound
   # until #start.

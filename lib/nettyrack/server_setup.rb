@@ -9,7 +9,7 @@ module Nettyrack
   # What one Server runs with besides its app, made once from one Configuration: the control
   # token (the configured one, none, or one made up: Control.token) and the
   # org.nettyrack.core.config.ServerConfig JavaConfig builds from both, with the server's access log
-  # and error log. Nothing here reads or merges settings again.
+  # and error log. It reads no setting itself: the Configuration is taken as merged.
   #
   # Java checks every value as it builds, and #check_tls reads the ssl:// listeners' files, so
   # the launcher makes its setup before the app loads: a bad value or certificate fails first.

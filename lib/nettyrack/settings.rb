@@ -13,7 +13,8 @@ module Nettyrack
   #
   #   CLI flags / config file (DSL) / rackup -O / Server.new keywords / servlet context params
   #     → SETTINGS rows read each value (Setting#read) → a settings layer
-  #     → Configuration (DEFAULTS from these rows) → JavaConfig → ServerConfig (Java) → Server
+  #     → Configuration (DEFAULTS from these rows) → ServerSetup (JavaConfig → ServerConfig,
+  #     Java) → Server
   #
   # To add a setting, add one row (a Setting) to the file of its group: settings/serving.rb
   # (listening, running, operations), settings/process.rb (the process's files and hooks),
