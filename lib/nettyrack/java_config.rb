@@ -44,14 +44,7 @@ module Nettyrack
     # (PoolCheck.wait_threads): its workers record replaced, every other record as built; the
     # same ServerConfig when the pools ask for no change.
     def fit_to_pools(config)
-      workers = config.workers
-      wait = PoolCheck.wait_threads(workers.waitThreads, workers.maxThreads)
-      return config if wait == workers.waitThreads
-
-      fitted = workers.class.new(workers.minThreads, workers.maxThreads, wait, workers.queueSize, workers.maxConnections,
-                                 workers.ioThreads, workers.workerNice, workers.setPriority)
-      config.class.new(config.listen, fitted, config.limits, config.timeouts, config.http2Settings, config.push,
-                       config.fileSettings, config.logs, config.controlSettings)
+      config.withWaitThreads(PoolCheck.wait_threads(config.workers.waitThreads, config.workers.maxThreads))
     end
 
     def java_bind(bind)

@@ -35,6 +35,20 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
             ControlSettings.DEFAULTS);
     }
 
+    /**
+     * The same settings with {@code waitThreads} threads allowed past the pool's maximum
+     * while requests wait on I/O: the one value fitted after the settings were built, once
+     * the application's database pools are known. This same config when nothing changes.
+     */
+    public ServerConfig withWaitThreads(int waitThreads) {
+        if (waitThreads == workers.waitThreads()) {
+            return this;
+        }
+        WorkerSettings fitted = new WorkerSettings(workers.minThreads(), workers.maxThreads(), waitThreads,
+            workers.queueSize(), workers.maxConnections(), workers.ioThreads(), workers.workerNice(), workers.setPriority());
+        return new ServerConfig(listen, fitted, limits, timeouts, http2Settings, push, fileSettings, logs, controlSettings);
+    }
+
     public static Builder builder() {
         return new Builder();
     }

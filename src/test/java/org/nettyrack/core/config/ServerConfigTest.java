@@ -1,6 +1,7 @@
 package org.nettyrack.core.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -211,5 +212,16 @@ class ServerConfigTest {
 
     private static Bind unix(java.util.Map<String, String> params) {
         return new Bind("unix", null, 0, "/run/app.sock", params);
+    }
+
+    @Test
+    void withWaitThreadsChangesThatAloneAndKeepsTheRest() {
+        ServerConfig built = ServerConfig.builder().threads(2, 8).waitThreads(16).maxBodySize(1024).build();
+        ServerConfig fitted = built.withWaitThreads(3);
+        assertEquals(3, fitted.workers().waitThreads());
+        assertEquals(built.workers().toString().replace("waitThreads=16", "waitThreads=3"), fitted.workers().toString());
+        assertSame(built.limits(), fitted.limits());
+        assertSame(built.logs(), fitted.logs());
+        assertSame(built, built.withWaitThreads(16));
     }
 }
