@@ -21,9 +21,9 @@ module Nettyrack
   #
   #   [a hot restart's new process: the old one's sockets (Inheritance)] → CLI + config file
   #   (DSL: -C FILE, else config/nettyrack.rb, else config/puma.rb) + ENV → one Configuration
-  #   → chdir, RACK_ENV → jars → the pid and state files checked → stdout/stderr redirected,
-  #   settings that do not apply said → access log → ServerSetup (the server's ServerConfig,
-  #   built once: every value checked by Java, the TLS files read) → pub/sub engine
+  #   → chdir, RACK_ENV → jars → the pid and state files checked → access log → ServerSetup
+  #   (the server's ServerConfig, built once: every value checked by Java, the TLS files read)
+  #   → stdout/stderr redirected, settings that do not apply said → pub/sub engine
   #   (Nettyrack.pubsub) → config.ru (AppLoader) or the config's app → Lifetime (the setup
   #   handed down to its Server): open, warm up, serve, orders (stop, hot restart) → 0
   #
@@ -105,12 +105,14 @@ module Nettyrack
       @env["RACK_ENV"] = config.environment
       load_server
       files.each_value { |file| file&.check }
+      access_log = open_access_log(config.access_log)
+      # Java checks every value, and the certificates are read, here: before a slow app load, and
+      # before a redirect, so that a bad value is said on the terminal. (The streams follow the
+      # redirect: it moves the file descriptors.)
+      setup = ServerSetup.new(config, access_log: access_log, errors: @err).check_tls
       redirect = StdioRedirect.from(config, successor: @env.key?(Inheritance::HANDOFF))&.apply(out: @out)
       config[:not_applied].uniq.each { |line| @err.puts(line) }
       @inheritance ||= Inheritance.from(@env)
-      access_log = open_access_log(config.access_log)
-      # Java checks every value, and the certificates are read, here: before a slow app load.
-      setup = ServerSetup.new(config, access_log: access_log, errors: @err).check_tls
       lifetime = Lifetime.new(setup, inheritance: @inheritance, files: files, restart: @restart,
                                      logs: [redirect, access_log].grep_v(nil).reject { |log| log == @out },
                                      out: @out, err: @err, config_file: @config_file, config_layer: @config_layer)

@@ -171,6 +171,15 @@ RSpec.describe Nettyrack::Launcher do
         .to eq([1, "", "nettyrack: max URI length must be at least 64 bytes, got 10\n"])
     end
 
+    it "for a value Java refuses, on the terminal before stderr is redirected" do
+      Dir.mktmpdir("nettyrack-launcher") do |dir|
+        log = File.join(dir, "err.log")
+        expect(run_launcher("--redirect-stderr", log, "--max-uri-length", "10", "spec/fixtures/raises.ru"))
+          .to eq([1, "", "nettyrack: max URI length must be at least 64 bytes, got 10\n"])
+        expect(File.exist?(log)).to be(false)
+      end
+    end
+
     it "for a certificate it cannot read, before loading the app" do
       Dir.mktmpdir("nettyrack-launcher") do |dir|
         missing = File.join(dir, "gone.pem")
