@@ -2,13 +2,14 @@
 
 require "json"
 require "optparse"
-require_relative "control"
 require_relative "coerce"
+require_relative "control"
 require_relative "control_client"
-require_relative "reload_wait"
-require_relative "restart_wait"
 require_relative "dsl"
 require_relative "errors"
+require_relative "reload_wait"
+require_relative "restart_wait"
+require_relative "say"
 require_relative "state_file"
 
 module Nettyrack
@@ -174,10 +175,6 @@ module Nettyrack
       raise ControlClient::Failure, "the control endpoint sent something that is not JSON (#{e.message.lines.first.strip})"
     end
 
-    def say(text)
-      @out.puts(text)
-      @out.flush
-      0
-    end
+    def say(text) = Say.line(@out, text)
   end
 end

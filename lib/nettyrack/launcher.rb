@@ -12,6 +12,7 @@ require_relative "lowlevel_errors"
 require_relative "pidfile"
 require_relative "pubsub_setting"
 require_relative "relaunch"
+require_relative "say"
 require_relative "server_setup"
 require_relative "state_file"
 require_relative "stdio_redirect"
@@ -149,10 +150,6 @@ module Nettyrack
       raise BootError, "cannot open access log #{target}: #{Nettyrack.describe_system_error(e)}"
     end
 
-    def say(line)
-      @out.puts(line)
-      @out.flush
-      0
-    end
+    def say(line) = Say.line(@out, line)
   end
 end

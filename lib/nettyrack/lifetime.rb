@@ -1,13 +1,14 @@
 # frozen_string_literal: true
 
 require_relative "app_reload"
+require_relative "boot_checks"
 require_relative "boot_line"
 require_relative "hooks"
 require_relative "hot_restart"
 require_relative "orders"
-require_relative "boot_checks"
 require_relative "reload_signal"
 require_relative "restarts"
+require_relative "say"
 require_relative "signals"
 require_relative "systemd"
 require_relative "tmp_restart"
@@ -190,9 +191,6 @@ module Nettyrack
                 "(#{@config[:shutdown_timeout]} s) were cut off")
     end
 
-    def say(line)
-      @out.puts(line)
-      @out.flush
-    end
+    def say(line) = Say.line(@out, line)
   end
 end

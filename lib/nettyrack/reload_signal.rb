@@ -1,5 +1,6 @@
 # frozen_string_literal: true
 
+require_relative "say"
 require_relative "signals"
 
 module Nettyrack
@@ -71,9 +72,6 @@ module Nettyrack
       nil
     end
 
-    def say(what)
-      @out.puts("nettyrack: SIGHUP: #{what}")
-      @out.flush
-    end
+    def say(what) = Say.line(@out, "nettyrack: SIGHUP: #{what}")
   end
 end

@@ -2,6 +2,7 @@
 
 require "optparse"
 require_relative "errors"
+require_relative "say"
 require_relative "war/builder"
 require_relative "war/settings"
 require_relative "war/warble_file"
@@ -72,10 +73,6 @@ module Nettyrack
       end
     end
 
-    def say(text)
-      @out.puts(text)
-      @out.flush
-      0
-    end
+    def say(text) = Say.line(@out, text)
   end
 end
