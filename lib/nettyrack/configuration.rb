@@ -95,7 +95,7 @@ module Nettyrack
     def self.keyword(row, value)
       return row.read(value) unless row.into == :list
 
-      (value.is_a?(Array) ? value : [value]).map { |item| row.read(item) }.freeze
+      Array(value).map { |item| row.read(item) }.freeze # a Hash of prefix => value too, as pairs
     rescue ConfigError => e
       raise ConfigError, "invalid #{row.name}: #{e.message}"
     end

@@ -94,6 +94,8 @@ RSpec.describe Nettyrack::Configuration do
     it "takes a list setting's whole list, and a control URL as a pair too" do
       layer = described_class.keyword_layer(public_cache_control: [["/a/", "max-age=1"], "/b/=no-cache"], control_url: ["::1", 0])
       expect(layer.values_at(:public_cache_control, :control_url)).to eq([[["/a/", "max-age=1"], ["/b/", "no-cache"]], ["::1", 0]])
+      expect(described_class.keyword_layer(public_cache_control: { "/assets/" => "max-age=60" })[:public_cache_control])
+        .to eq([["/assets/", "max-age=60"]])
     end
 
     it "names the keyword whose value is bad" do
