@@ -63,7 +63,7 @@ class ImportBoundaryTest {
         "redis", "jdk redis.clients.* core.*",
         "war", "jdk");
 
-    private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+)\\s*;", Pattern.MULTILINE);
+    private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+?)(?:\\.\\*)?\\s*;", Pattern.MULTILINE);
     /** A fully-qualified type name in code: lower-case package segments, then the type. */
     private static final Pattern QUALIFIED = Pattern.compile(
         "(?<![\\w.])((?:java|javax|jakarta|io|org|redis|com|sun|jdk)(?:\\.[a-z_][a-z0-9_]*)+)\\.[A-Z]");
@@ -114,10 +114,10 @@ class ImportBoundaryTest {
     /** The test reads what it should: a qualified name in code counts, one in a comment or a string does not. */
     @Test
     void readsQualifiedNamesInCodeOnly() {
-        String code = "package a;\nimport java.util.List;\n/** {@link org.nettyrack.netty.NettyServer} */\n"
+        String code = "package a;\nimport java.util.List;\nimport io.netty.channel.*;\nimport static org.jruby.Ruby.*;\n/** {@link org.nettyrack.netty.NettyServer} */\n"
             + "class A { Object x = new org.nettyrack.core.config.ServerConfig.Builder(); String s = \"io.netty.X\";\n"
             + "  String u = \"http://x\"; char q = '\"'; String t = \"\"\"\n org.jruby.Ruby \"\"\"; } // org.jruby.Ruby";
-        assertEquals(Set.of("java.util", "org.nettyrack.core.config"), packagesUsedIn(code));
+        assertEquals(Set.of("java.util", "io.netty.channel", "org.jruby", "org.nettyrack.core.config"), packagesUsedIn(code));
     }
 
     private static final List<String> JDK = List.of("java.*", "javax.*", "jdk.*", "com.sun.management");
