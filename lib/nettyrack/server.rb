@@ -63,7 +63,7 @@ module Nettyrack
       open.serve
     end
 
-    # Listening sockets this process was given (an org.nettyrack.netty.InheritedSockets: systemd's,
+    # Listening sockets this process was given (an org.nettyrack.netty.listen.InheritedSockets: systemd's,
     # or those of the process it replaces): each serves the bind at its address. Before #open.
     def inherit(sockets)
       @netty.inherit(sockets)
@@ -109,7 +109,7 @@ module Nettyrack
       @netty.recent_requests.to_a
     end
 
-    # Offers the listening sockets to a new process (an org.nettyrack.netty.Handoff); raises
+    # Offers the listening sockets to a new process (an org.nettyrack.netty.listen.Handoff); raises
     # BootError, saying why, where the transport cannot.
     def handoff
       @netty.handoff

@@ -81,12 +81,13 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** The refusal leaves once the answers before it have; then the connection closes. */
+    /** The upgrade to make: what the request asked for and what the application answered. */
     private static PushUpgrade.Handshake handshake(NettyRackRequest request, ResponseOutcome.Upgraded accepted) {
         return new PushUpgrade.Handshake(request.head(), request.scheme(), request.upgrade(), accepted.status(),
             accepted.headers(), accepted.endpoint());
     }
 
+    /** The refusal leaves once the answers before it have; then the connection closes. */
     private void refuse(Refusal refusal) {
         ctx.channel().config().setAutoRead(false);
         if (inFlight == null) {
