@@ -1,23 +1,53 @@
 package org.nettyrack.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import redis.clients.jedis.ClientSetInfoConfig;
+import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 
 /**
- * Opens the engine's Jedis connections to one {@link RedisUrl}: connected, authenticated and
- * on the URL's database when returned, speaking RESP2 (whose pub/sub replies Jedis' blocking
- * subscribe loop reads). Connect and command timeouts are bounded; so is the subscriber's
- * wait for its next message, which the writer's periodic PING keeps from running out.
+ * Opens the engine's Jedis connections to the Redis master: the one a {@link RedisUrl} names,
+ * or the one a {@link SentinelUrl}'s sentinels name now ({@link SentinelLookup}), which must
+ * then say it is a master ({@code ROLE}), so that a connection never lands on a replica just
+ * demoted. Connected, authenticated and on the URL's database when returned, speaking RESP2
+ * (whose pub/sub replies Jedis' blocking subscribe loop reads). Connect and command timeouts
+ * are bounded; so is the subscriber's wait for its next message, which the writer's periodic
+ * PING keeps from running out.
  */
 final class Connector {
-    private final RedisUrl url;
+    private final Supplier<HostAndPort> master;
+    private final boolean checkRole;
     private final JedisClientConfig config;
 
-    Connector(RedisUrl url, int timeoutMillis, int subscriberTimeoutMillis) {
-        this.url = url;
+    private Connector(Supplier<HostAndPort> master, boolean checkRole, JedisClientConfig config) {
+        this.master = master;
+        this.checkRole = checkRole;
+        this.config = config;
+    }
+
+    static Connector to(RedisUrl url, int timeoutMillis, int subscriberTimeoutMillis) {
+        HostAndPort at = new HostAndPort(url.host(), url.port());
+        return new Connector(() -> at, false, config(url.user(), url.password(), url.database(), url.tls(),
+            timeoutMillis, subscriberTimeoutMillis));
+    }
+
+    /** log: where a change of master is said. */
+    static Connector through(SentinelUrl url, int timeoutMillis, int subscriberTimeoutMillis, Consumer<String> log) {
+        SentinelLookup lookup = new SentinelLookup(url, timeoutMillis, log);
+        return new Connector(lookup::master, true, config(url.user(), url.password(), url.database(), false,
+            timeoutMillis, subscriberTimeoutMillis));
+    }
+
+    private static JedisClientConfig config(String user, String password, int database, boolean tls, int timeoutMillis,
+                                            int subscriberTimeoutMillis) {
         DefaultJedisClientConfig.Builder builder = DefaultJedisClientConfig.builder()
             .resp2()
             .clientName("nettyrack-pubsub")
@@ -25,20 +55,35 @@ final class Connector {
             .connectionTimeoutMillis(timeoutMillis)
             .socketTimeoutMillis(timeoutMillis)
             .blockingSocketTimeoutMillis(subscriberTimeoutMillis)
-            .database(url.database())
-            .ssl(url.tls());
-        if (url.password() != null) {
-            builder.user(url.user()).password(url.password());
+            .database(database)
+            .ssl(tls);
+        if (password != null) {
+            builder.user(user).password(password);
         }
-        this.config = builder.build();
+        return builder.build();
     }
 
-    /** A new connection; JedisException (a RuntimeException) when Redis cannot be had. */
+    /** A new connection to the master; JedisException (a RuntimeException) when it cannot be had. */
     Connection connect() {
-        return new Connection(new HostAndPort(url.host(), url.port()), config);
+        HostAndPort at = master.get();
+        Connection connection = new Connection(at, config);
+        if (checkRole) {
+            try {
+                requireMaster(connection, at);
+            } catch (RuntimeException e) {
+                connection.close();
+                throw e;
+            }
+        }
+        return connection;
     }
 
-    RedisUrl url() {
-        return url;
+    private static void requireMaster(Connection connection, HostAndPort at) {
+        Object reply = connection.executeCommand(new CommandArguments(Protocol.Command.ROLE));
+        Object role = reply instanceof List<?> parts && !parts.isEmpty() ? parts.get(0) : null;
+        String name = role instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(role);
+        if (!"master".equals(name)) {
+            throw new JedisConnectionException(at + " is a " + name + ", not the master (yet)");
+        }
     }
 }

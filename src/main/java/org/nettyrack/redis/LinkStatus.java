@@ -15,13 +15,14 @@ import java.util.function.Consumer;
 final class LinkStatus {
     static final String PREFIX = "nettyrack: pubsub: ";
 
-    private final RedisUrl url;
+    private final String url;
     private final Consumer<String> log;
     private boolean everUp;
     private boolean down;
 
-    LinkStatus(RedisUrl url, Consumer<String> log) {
-        this.url = url;
+    /** url: where Redis is, as the lines say it (no password). */
+    LinkStatus(Object url, Consumer<String> log) {
+        this.url = url.toString();
         this.log = log;
     }
 

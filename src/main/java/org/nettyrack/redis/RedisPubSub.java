@@ -26,7 +26,10 @@ import org.nettyrack.core.push.PubSub;
  * a message when Redis sends it back, in the order every other process sees. Channel names
  * go to Redis as UTF-8; message bytes as they are. While Redis is away nothing is delivered,
  * publishing still returns at once, and both threads reconnect with backoff (100 ms doubling
- * to 5 s by default), then subscribe again to every channel with local subscribers.
+ * to 5 s by default), then subscribe again to every channel with local subscribers. With a
+ * {@code redis-sentinel://} URL each connection goes to the master the sentinels name at that
+ * moment ({@link SentinelLookup}); after a failover Sentinel disconnects the old master's
+ * clients, and the reconnection finds the new master, saying so in one line.
  *
  * <pre>
  * RedisPubSub engine = RedisPubSub.builder("redis://127.0.0.1:6379").logTo(System.err).start();
@@ -35,7 +38,7 @@ import org.nettyrack.core.push.PubSub;
 public final class RedisPubSub implements PubSub {
     private static final long STOP_MILLIS = 5_000;
 
-    private final RedisUrl url;
+    private final String url;
     private final LocalPubSub local;
     private final Subscriptions subscriptions;
     private final PublishQueue queue;
@@ -46,11 +49,14 @@ public final class RedisPubSub implements PubSub {
     private final Thread writerThread;
 
     private RedisPubSub(Builder b) {
-        this.url = b.url;
+        this.url = b.url.toString();
         this.local = new LocalPubSub(b.errorLog);
         this.subscriptions = new Subscriptions(local);
         this.status = new LinkStatus(url, b.log);
-        Connector connector = new Connector(url, b.timeoutMillis, (int) Math.min(Integer.MAX_VALUE, 3 * b.pingMillis));
+        int subscriberTimeout = (int) Math.min(Integer.MAX_VALUE, 3 * b.pingMillis);
+        Connector connector = b.url instanceof SentinelUrl sentinel
+            ? Connector.through(sentinel, b.timeoutMillis, subscriberTimeout, b.log)
+            : Connector.to((RedisUrl) b.url, b.timeoutMillis, subscriberTimeout);
         this.queue = new PublishQueue(b.queueCapacity, status);
         this.subscriber = new SubscriberLoop(connector, local, subscriptions, liveChannels, queue, status,
             new Backoff(b.minBackoffMillis, b.maxBackoffMillis), "nettyrack:pubsub:control:" + UUID.randomUUID());
@@ -60,8 +66,9 @@ public final class RedisPubSub implements PubSub {
         this.writerThread = daemon(writer, "nettyrack-pubsub-writer");
     }
 
+    /** url: {@code redis://} or {@code rediss://} ({@link RedisUrl}), or {@code redis-sentinel://} ({@link SentinelUrl}). */
     public static Builder builder(String url) {
-        return new Builder(RedisUrl.parse(url));
+        return new Builder(url.startsWith(SentinelUrl.SCHEME) ? SentinelUrl.parse(url) : RedisUrl.parse(url));
     }
 
     @Override
@@ -110,7 +117,8 @@ public final class RedisPubSub implements PubSub {
         return queue.size();
     }
 
-    public RedisUrl url() {
+    /** Where Redis is, as given (the password hidden). */
+    public String url() {
         return url;
     }
 
@@ -136,7 +144,8 @@ public final class RedisPubSub implements PubSub {
 
     /** The engine's settings; {@link #start} connects (in the background) and returns it. */
     public static final class Builder {
-        private final RedisUrl url;
+        /** A RedisUrl or a SentinelUrl. */
+        private final Object url;
         private int queueCapacity = 10_000;
         private Consumer<String> log = line -> { };
         private ErrorLog errorLog = ErrorLog.stderr();
@@ -145,7 +154,7 @@ public final class RedisPubSub implements PubSub {
         private long pingMillis = 10_000;
         private int timeoutMillis = 2_000;
 
-        private Builder(RedisUrl url) {
+        private Builder(Object url) {
             this.url = url;
         }
 

@@ -13,32 +13,80 @@ import org.junit.jupiter.api.Assumptions;
 import redis.clients.jedis.Jedis;
 
 /**
- * A real redis-server for a test, on a free 127.0.0.1 port, without persistence. Tests are
- * skipped where redis-server is not installed (script/bootstrap installs it).
+ * A real redis-server for a test, on a free 127.0.0.1 port, without persistence: a master, a
+ * replica of one ({@link #replicaOf}), or a sentinel watching one ({@link #sentinelOf}, the same
+ * binary with {@code --sentinel}). Tests are skipped where redis-server is not installed
+ * (script/bootstrap installs it).
  */
 public final class RedisServer implements AutoCloseable {
     private static final String BINARY = findBinary();
 
     private final int port;
     private final Path dir;
+    private final List<String> role;
     private Process process;
 
-    private RedisServer(int port) throws IOException {
+    private RedisServer(int port, List<String> role) throws IOException {
         this.port = port;
         this.dir = Files.createTempDirectory("nettyrack-redis");
+        this.role = role;
     }
 
     public static RedisServer start() throws IOException, InterruptedException {
+        return start(List.of());
+    }
+
+    /** A replica of {@code master}, read-only, as Sentinel would promote. */
+    static RedisServer replicaOf(RedisServer master) throws IOException, InterruptedException {
+        return start(List.of("--replicaof", "127.0.0.1", String.valueOf(master.port)));
+    }
+
+    /**
+     * A sentinel watching {@code master} as {@code name}, with {@code quorum}: a master silent
+     * for {@code downMillis} is failed over to a replica.
+     */
+    static RedisServer sentinelOf(RedisServer master, String name, int quorum, long downMillis)
+        throws IOException, InterruptedException {
         Assumptions.assumeTrue(BINARY != null, "redis-server is not installed");
-        RedisServer server = new RedisServer(freePort());
+        RedisServer sentinel = new RedisServer(freePort(), List.of());
+        Path conf = sentinel.dir.resolve("sentinel.conf");
+        Files.writeString(conf, String.join("\n",
+            "sentinel monitor " + name + " 127.0.0.1 " + master.port + " " + quorum,
+            "sentinel down-after-milliseconds " + name + " " + downMillis,
+            "sentinel failover-timeout " + name + " " + Math.max(2_000, 4 * downMillis),
+            "sentinel parallel-syncs " + name + " 1", ""));
+        RedisServer started = new RedisServer(sentinel.port, List.of(conf.toString(), "--sentinel"), sentinel.dir);
+        started.restart();
+        return started;
+    }
+
+    private RedisServer(int port, List<String> role, Path dir) {
+        this.port = port;
+        this.dir = dir;
+        this.role = role;
+    }
+
+    private static RedisServer start(List<String> role) throws IOException, InterruptedException {
+        Assumptions.assumeTrue(BINARY != null, "redis-server is not installed");
+        RedisServer server = new RedisServer(freePort(), role);
         server.restart();
         return server;
     }
 
     /** Starts the server again on the same port (after {@link #kill}). */
     void restart() throws IOException, InterruptedException {
-        process = new ProcessBuilder(BINARY, "--port", String.valueOf(port), "--bind", "127.0.0.1",
-            "--save", "", "--appendonly", "no", "--dir", dir.toString())
+        List<String> command = new java.util.ArrayList<>(List.of(BINARY));
+        boolean sentinel = role.contains("--sentinel");
+        if (sentinel) {
+            command.add(role.get(0)); // the config file comes first
+            command.add("--sentinel");
+        }
+        command.addAll(List.of("--port", String.valueOf(port), "--bind", "127.0.0.1", "--dir", dir.toString()));
+        if (!sentinel) {
+            command.addAll(List.of("--save", "", "--appendonly", "no"));
+            command.addAll(role);
+        }
+        process = new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("redis.log").toFile())
             .start();

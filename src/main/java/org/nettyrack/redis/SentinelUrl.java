@@ -1,0 +1,131 @@
+package org.nettyrack.redis;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where a Redis master is, as Redis Sentinel knows it:
+ * {@code redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db]}.
+ * The sentinels' port defaults to 26379, the database to 0; user and password are the
+ * master's (the sentinels are asked without). {@link #toString} hides the password.
+ */
+public record SentinelUrl(List<Address> sentinels, String master, String user, String password, int database) {
+    public static final String SCHEME = "redis-sentinel://";
+    public static final int DEFAULT_PORT = 26379;
+
+    /** One sentinel's host and port. */
+    public record Address(String host, int port) {
+        @Override
+        public String toString() {
+            return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
+        }
+    }
+
+    public SentinelUrl {
+        sentinels = List.copyOf(sentinels);
+    }
+
+    /** Parses a URL; IllegalArgumentException says what is wrong with it. */
+    public static SentinelUrl parse(String url) {
+        if (!url.startsWith(SCHEME)) {
+            throw invalid(url, "use " + SCHEME + "HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB]");
+        }
+        String rest = url.substring(SCHEME.length());
+        int slash = rest.indexOf('/');
+        if (slash < 0) {
+            throw invalid(url, "no master name: add /MASTER-NAME after the sentinels");
+        }
+        String authority = rest.substring(0, slash);
+        String path = rest.substring(slash + 1);
+        if (path.contains("?") || path.contains("#")) {
+            throw invalid(url, "no ?query or #fragment allowed");
+        }
+        int at = authority.lastIndexOf('@');
+        String[] credentials = credentials(at < 0 ? null : authority.substring(0, at));
+        List<Address> sentinels = new ArrayList<>();
+        for (String hostPort : authority.substring(at + 1).split(",", -1)) {
+            sentinels.add(address(url, hostPort.strip()));
+        }
+        String[] segments = path.split("/", -1);
+        if (segments.length > 2 || segments[0].isEmpty()) {
+            throw invalid(url, "the path must be /MASTER-NAME or /MASTER-NAME/DB");
+        }
+        int database = 0;
+        if (segments.length == 2) {
+            if (!segments[1].matches("\\d{1,5}")) {
+                throw invalid(url, "the database must be a number, like /mymaster/0");
+            }
+            database = Integer.parseInt(segments[1]);
+        }
+        return new SentinelUrl(sentinels, decode(segments[0]), credentials[0], credentials[1], database);
+    }
+
+    private static Address address(String url, String hostPort) {
+        if (hostPort.isEmpty()) {
+            throw invalid(url, "an empty sentinel address");
+        }
+        String host;
+        String port = null;
+        if (hostPort.startsWith("[")) {
+            int close = hostPort.indexOf(']');
+            if (close < 0) {
+                throw invalid(url, "bad IPv6 address " + hostPort);
+            }
+            host = hostPort.substring(1, close);
+            if (close + 1 < hostPort.length()) {
+                if (hostPort.charAt(close + 1) != ':') {
+                    throw invalid(url, "bad sentinel address " + hostPort);
+                }
+                port = hostPort.substring(close + 2);
+            }
+        } else {
+            int colon = hostPort.lastIndexOf(':');
+            host = colon < 0 ? hostPort : hostPort.substring(0, colon);
+            port = colon < 0 ? null : hostPort.substring(colon + 1);
+        }
+        if (host.isEmpty() || !host.matches("[A-Za-z0-9._:%-]+")) {
+            throw invalid(url, "bad sentinel host in " + hostPort);
+        }
+        if (port == null) {
+            return new Address(host, DEFAULT_PORT);
+        }
+        if (!port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65_535) {
+            throw invalid(url, "port " + port + " is not in 1..65535");
+        }
+        return new Address(host, Integer.parseInt(port));
+    }
+
+    /** [user, password]; either may be null. */
+    private static String[] credentials(String userInfo) {
+        if (userInfo == null) {
+            return new String[] {null, null};
+        }
+        int colon = userInfo.indexOf(':');
+        String user = colon < 0 ? null : decode(userInfo.substring(0, colon));
+        String password = decode(colon < 0 ? userInfo : userInfo.substring(colon + 1));
+        return new String[] {user == null || user.isEmpty() ? null : user, password};
+    }
+
+    private static String decode(String part) {
+        return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
+    }
+
+    private static IllegalArgumentException invalid(String url, String why) {
+        return new IllegalArgumentException("\"" + url + "\" is not a Redis Sentinel URL (" + why + ")");
+    }
+
+    /** The master's URL once found there, as the log says it: redis://HOST:PORT[/DB] with the password hidden. */
+    RedisUrl at(String host, int port) {
+        return new RedisUrl(host, port, user, password, database, false);
+    }
+
+    /** The URL with the password replaced by "***". */
+    @Override
+    public String toString() {
+        String auth = password == null ? "" : (user == null ? "" : user) + ":***@";
+        List<String> hosts = sentinels.stream().map(Address::toString).toList();
+        return SCHEME + auth + String.join(",", hosts) + "/" + master + (database == 0 ? "" : "/" + database);
+    }
+}
