@@ -6,7 +6,8 @@ require_relative "errors"
 module Nettyrack
   # The pub/sub engine setting: where client.subscribe/publish and Nettyrack.publish messages
   # travel. nil is in-process (Nettyrack.pubsub's LocalPubSub: this process only); a redis://
-  # or rediss:// URL is through that Redis server, shared by every nettyrack process using it.
+  # or rediss:// URL is through that Redis server, shared by every nettyrack process using it;
+  # a redis-sentinel:// URL through the master its sentinels name, followed across failovers.
   #
   #   PubSubSetting.setting("redis://10.0.0.5:6379/2")  # => "redis://10.0.0.5:6379/2" (checked)
   #   PubSubSetting.setting("redis", ENV)               # => ENV["REDIS_URL"] (checked)
@@ -21,7 +22,11 @@ module Nettyrack
   module PubSubSetting
     module_function
 
-    USAGE = "use local, redis for $REDIS_URL, or redis://[:PASSWORD@]HOST[:PORT][/DB]; rediss:// for TLS"
+    USAGE = "use local, redis for $REDIS_URL, redis://[:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS), " \
+            "or redis-sentinel://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB]"
+    SENTINEL_SHAPE = "use redis-sentinel://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB]"
+    SENTINEL_HOST = %r{(?:\[[0-9A-Fa-f:.%]+\]|[\w.-]+)(?::\d{1,5})?}
+    SENTINEL = %r{\Aredis-sentinel://(?:[^@/]*@)?#{SENTINEL_HOST}(?:,#{SENTINEL_HOST})*/[^/?#]+(?:/\d{1,5})?\z}
     URL_SHAPE = "use redis://[:PASSWORD@]HOST[:PORT][/DB]"
 
     def setting(value, env = ENV)
@@ -32,9 +37,10 @@ module Nettyrack
       end
     end
 
-    # A redis:// or rediss:// URL, returned as given once it is known to be usable.
+    # A redis://, rediss:// or redis-sentinel:// URL, returned as given once it is known to be usable.
     def url(value)
       text = value.to_s.strip
+      return sentinel_url(value, text) if text.start_with?("redis-sentinel://")
       raise ConfigError, "#{value.inspect} is not a pub/sub engine (#{USAGE})" unless text.match?(%r{\Arediss?://})
 
       problem = url_problem(URI.parse(text))
@@ -78,6 +84,13 @@ module Nettyrack
       raise ConfigError, e.message.start_with?("$REDIS_URL") ? e.message : "invalid $REDIS_URL: #{e.message}"
     end
 
+    # The shape only: the engine (Java's SentinelUrl) says more about a URL this lets through.
+    def sentinel_url(value, text)
+      raise ConfigError, "#{value.inspect} is not a Redis Sentinel URL (#{SENTINEL_SHAPE})" unless text.match?(SENTINEL)
+
+      text
+    end
+
     def url_problem(uri)
       return "no host" if uri.host.to_s.empty?
       return "port #{uri.port} is not in 1..65535" if uri.port && !uri.port.between?(1, 65_535)
@@ -87,6 +100,6 @@ module Nettyrack
       nil
     end
 
-    private_class_method :from_env, :url_problem
+    private_class_method :from_env, :sentinel_url, :url_problem
   end
 end

@@ -22,6 +22,18 @@ RSpec.describe Nettyrack::PubSubSetting do
       expect(urls.map { |url| described_class.setting(url, {}) }).to eq(urls)
     end
 
+    it "takes redis-sentinel:// URLs as they are: sentinels, a master name, a database" do
+      urls = %w[redis-sentinel://10.0.0.1/mymaster redis-sentinel://:pw@s1:26379,s2:26380,[::1]:26381/cache/2]
+      expect(urls.map { |url| described_class.setting(url, {}) }).to eq(urls)
+    end
+
+    it "names the shape a redis-sentinel:// URL must have" do
+      shape = "(use redis-sentinel://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB])"
+      %w[redis-sentinel://s1:26379 redis-sentinel://s1,,s2/m redis-sentinel://s1/m/db redis-sentinel://s1:port/m].each do |url|
+        expect(error(url)).to eq(%("#{url}" is not a Redis Sentinel URL #{shape}))
+      end
+    end
+
     it "reads $REDIS_URL for redis alone" do
       env = { "REDIS_URL" => "redis://cache:6379/1" }
       expect([described_class.setting("redis", env), described_class.setting(:redis, env)])
@@ -37,7 +49,8 @@ RSpec.describe Nettyrack::PubSubSetting do
 
     it "names what is wrong with a URL" do
       expect(error("memcached://h")).to eq('"memcached://h" is not a pub/sub engine (use local, redis for ' \
-                                           "$REDIS_URL, or redis://[:PASSWORD@]HOST[:PORT][/DB]; rediss:// for TLS)")
+                                           "$REDIS_URL, redis://[:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS), or " \
+                                           "redis-sentinel://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB])")
       expect(error("127.0.0.1:6379")).to start_with('"127.0.0.1:6379" is not a pub/sub engine')
       expect(error("redis://h:70000")).to eq('"redis://h:70000" is not a Redis URL (port 70000 is not in 1..65535)')
       expect(error("redis://h:port")).to eq('"redis://h:port" is not a Redis URL (use redis://[:PASSWORD@]HOST[:PORT][/DB])')
