@@ -55,7 +55,7 @@ RSpec.describe "bin/nettyrack --control-url, and nettyrack ctl" do
     expect(stats_until(control, token) { |stats| stats["requests"]["total"] == 1 }["requests"]["total"]).to eq(1)
 
     socket = WsClient.open(port, "/ws")
-    expect(stats_until(control, token) { |stats| stats["push"]["websocket"] == 1 }["push"]).to eq("websocket" => 1, "sse" => 0)
+    expect(stats_until(control, token) { |stats| stats["push"]["websocket"] == 1 }["push"]).to eq("websocket" => 1, "sse" => 0, "slow_closed" => 0)
     socket.close
     expect(stats_until(control, token) { |stats| stats["push"]["websocket"].zero? }["push"]["websocket"]).to eq(0)
 

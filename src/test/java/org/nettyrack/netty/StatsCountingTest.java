@@ -1,7 +1,13 @@
 package org.nettyrack.netty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.util.ReferenceCountUtil;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.nettyrack.core.ResponseHeaders;
@@ -73,5 +79,27 @@ class StatsCountingTest {
         endpoint.connection.close();
         h.channel.runPendingTasks();
         assertEquals(0, stats(h).sseSessions());
+    }
+
+    @Test
+    void countsAPushSessionClosedForAClientTooSlowForWhatItIsSent() {
+        RecordingEndpoint endpoint = new RecordingEndpoint();
+        PipelineHarness h = new PipelineHarness(ServerConfig.builder().maxPushQueue(1024).build(),
+            (request, sink) -> sink.upgrade(200, new ResponseHeaders(), endpoint), task -> {
+                task.run();
+                return true;
+            });
+        h.exchange("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n");
+        h.channel.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                ReferenceCountUtil.release(msg); // a client that reads nothing: no write completes
+            }
+        });
+        byte[] event = "x".repeat(600).getBytes(StandardCharsets.US_ASCII);
+        assertTrue(endpoint.connection.send(event, true));
+        assertFalse(endpoint.connection.send(event, true), "1,200 bytes waiting would pass --max-push-queue 1024");
+        assertFalse(endpoint.connection.send(event, true), "closing: refused, not counted again");
+        assertEquals(1, stats(h).slowConsumersClosed());
     }
 }

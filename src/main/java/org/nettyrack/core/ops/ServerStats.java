@@ -16,18 +16,19 @@ import org.nettyrack.core.push.PubSub;
  *  "connections":{"open":3},
  *  "requests":{"in_flight":1,"total":120,"errors":2,"rejected":0},
  *  "workers":{"busy":1,"threads":4,"max":16,"queued":0},
- *  "push":{"websocket":1,"sse":0},
+ *  "push":{"websocket":1,"sse":0,"slow_closed":0},
  *  "pubsub":{"engine":"redis","url":"redis://cache:6379/0","link":"up","queued":0},
  *  "heap":{"used":48234496,"max":4294967296}}
  * </pre>
  * uptime in seconds; heap in bytes (max null when the JVM sets no limit); process: this
  * process's id, its {@link Lifecycle} phase, its last hot restart and its last reload of the
- * application in words (or null). The field meanings
+ * application in words (or null); push: the sessions open by kind, and how many were closed for
+ * a queue past {@code --max-push-queue} since the start (a client too slow for what it was sent). The field meanings
  * are those of {@link ServerCounters} and {@link WorkerPool.Load}.
  */
 public record ServerStats(long uptimeNanos, Process process, int openConnections, int requestsInFlight, long requestsTotal,
                           long errors, long rejected, WorkerPool.Load workers, int websocketSessions,
-                          int sseSessions, PubSub.State pubsub, Heap heap) {
+                          int sseSessions, long slowConsumersClosed, PubSub.State pubsub, Heap heap) {
 
     /** The process: its id, where it is in its life, its last hot restart and reload (null: none). */
     public record Process(long pid, Lifecycle.Phase phase, String restart, String reload) {
@@ -71,6 +72,7 @@ public record ServerStats(long uptimeNanos, Process process, int openConnections
             .name("push").beginObject()
             .name("websocket").value(websocketSessions)
             .name("sse").value(sseSessions)
+            .name("slow_closed").value(slowConsumersClosed)
             .endObject();
         pubsub(json.name("pubsub"));
         json.name("heap").beginObject().name("used").value(heap.used()).name("max");

@@ -29,13 +29,20 @@ final class NettyPushConnection implements PushConnection {
     private final Channel channel;
     private final PushFraming framing;
     private final PushLifecycle lifecycle;
+    private final Runnable slowClosed;
     private volatile PushSession session;
     private Runnable timeoutChanged = () -> { };
 
     NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis) {
+        this(channel, framing, maxQueue, timeoutMillis, () -> { });
+    }
+
+    /** slowClosed: told once when a write past {@code maxQueue} closes the connection (a slow consumer). */
+    NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis, Runnable slowClosed) {
         this.channel = channel;
         this.framing = framing;
         this.lifecycle = new PushLifecycle(framing.protocol(), maxQueue, timeoutMillis);
+        this.slowClosed = slowClosed;
     }
 
     void attach(PushSession session, Runnable timeoutChanged) {
@@ -61,6 +68,7 @@ final class NettyPushConnection implements PushConnection {
                     return false;
                 }
                 case OVER_LIMIT -> {
+                    slowClosed.run();
                     PushClose refusal = lifecycle.closeReason();
                     closing(() -> framing.close(channel, refusal.code(), refusal.reason()));
                     return false;

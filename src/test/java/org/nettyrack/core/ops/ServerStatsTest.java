@@ -58,22 +58,22 @@ class ServerStatsTest {
 
     @Test
     void writesEverySectionAsJson() {
-        ServerStats stats = new ServerStats(12_345_678_901L, new ServerStats.Process(4242, Lifecycle.Phase.SERVING, null, null), 3, 1, 120, 2, 1, new WorkerPool.Load(1, 4, 16, 5), 7, 8,
+        ServerStats stats = new ServerStats(12_345_678_901L, new ServerStats.Process(4242, Lifecycle.Phase.SERVING, null, null), 3, 1, 120, 2, 1, new WorkerPool.Load(1, 4, 16, 5), 7, 8, 3,
             new PubSub.State("redis", "redis://cache:6379/0", "up", 0), new ServerStats.Heap(1000, 4000));
         assertEquals("{\"uptime\":12.346,\"process\":{\"pid\":4242,\"phase\":\"serving\",\"restart\":null,\"reload\":null},"
             + "\"connections\":{\"open\":3},"
             + "\"requests\":{\"in_flight\":1,\"total\":120,\"errors\":2,\"rejected\":1},"
             + "\"workers\":{\"busy\":1,\"threads\":4,\"max\":16,\"queued\":5},"
-            + "\"push\":{\"websocket\":7,\"sse\":8},"
+            + "\"push\":{\"websocket\":7,\"sse\":8,\"slow_closed\":3},"
             + "\"pubsub\":{\"engine\":\"redis\",\"url\":\"redis://cache:6379/0\",\"link\":\"up\",\"queued\":0},"
             + "\"heap\":{\"used\":1000,\"max\":4000}}", stats.toJson());
     }
 
     @Test
     void namesOnlyTheEngineForLocalPubSubAndNullsWhatIsUnknown() {
-        ServerStats local = new ServerStats(0, BOOTING, 0, 0, 0, 0, 0, IDLE, 0, 0, PubSub.State.LOCAL, new ServerStats.Heap(1, -1));
+        ServerStats local = new ServerStats(0, BOOTING, 0, 0, 0, 0, 0, IDLE, 0, 0, 0, PubSub.State.LOCAL, new ServerStats.Heap(1, -1));
         assertTrue(local.toJson().endsWith("\"pubsub\":{\"engine\":\"local\"},\"heap\":{\"used\":1,\"max\":null}}"), local.toJson());
-        ServerStats none = new ServerStats(0, BOOTING, 0, 0, 0, 0, 0, IDLE, 0, 0, null, new ServerStats.Heap(1, 2));
+        ServerStats none = new ServerStats(0, BOOTING, 0, 0, 0, 0, 0, IDLE, 0, 0, 0, null, new ServerStats.Heap(1, 2));
         assertTrue(none.toJson().contains("\"pubsub\":null"), none.toJson());
     }
 }

@@ -38,6 +38,7 @@ import org.nettyrack.netty.CloseFrames;
  * being read, so writes stay queued until the test lets them go.
  */
 class PushConnectionTest {
+    private final AtomicInteger slowClosed = new AtomicInteger();
     private final SocketLike channel = new SocketLike();
     private final HeldFlush socket = new HeldFlush();
     private final RecordingEndpoint endpoint = new RecordingEndpoint();
@@ -122,7 +123,7 @@ class PushConnectionTest {
 
     private NettyPushConnection connection(PushFraming framing, long maxQueue) {
         channel.pipeline().addLast(socket);
-        NettyPushConnection c = new NettyPushConnection(channel, framing, maxQueue, 40_000);
+        NettyPushConnection c = new NettyPushConnection(channel, framing, maxQueue, 40_000, slowClosed::incrementAndGet);
         c.attach(new PushSession(task -> {
             task.run();
             return true;
@@ -183,6 +184,7 @@ class PushConnectionTest {
         assertFalse(c.isOpen());
         assertEquals(-1, c.pending());
         assertFalse(c.send(utf8("x"), true), "closed: refused");
+        assertEquals(1, slowClosed.get(), "counted once as a slow consumer");
         socket.release();
 
         assertEquals("123456", content(assertInstanceOf(TextWebSocketFrame.class, channel.readOutbound())),
