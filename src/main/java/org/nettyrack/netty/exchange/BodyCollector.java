@@ -1,7 +1,6 @@
 package org.nettyrack.netty.exchange;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
@@ -117,8 +116,9 @@ public final class BodyCollector extends ChannelInboundHandlerAdapter {
 
     /** The request whose head (and body so far) this handler collected; it then holds neither. */
     private NettyRackRequest completed(String connectProtocol) {
-        NettyRackRequest request = new NettyRackRequest(head, body.finish(), ProxyProtocolHandler.clientAddress(wire.connection(ctx.channel())),
-            ctx.channel().localAddress(), headNanos, wire.protocol(), secure, connectProtocol);
+        NettyRackRequest request = new NettyRackRequest(head, body.finish(),
+            ProxyProtocolHandler.clientAddress(wire.connection(ctx.channel())), ctx.channel().localAddress(), headNanos,
+            wire.protocol(), secure, connectProtocol);
         head = null;
         body = null;
         return request;
