@@ -16,7 +16,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.BindException;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.config.ControlEndpoint;
-import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.ops.ControlActions;
 import org.nettyrack.netty.listen.InheritedSockets;
 import org.nettyrack.netty.listen.Listeners;

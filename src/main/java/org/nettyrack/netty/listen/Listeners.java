@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.config.Bind;
-import org.nettyrack.core.config.ServerConfig;
 
 /**
  * The listening sockets of one server, in the order of its binds, through their life:

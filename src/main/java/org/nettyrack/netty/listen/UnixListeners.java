@@ -6,7 +6,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import java.net.BindException;
 import org.nettyrack.core.config.Bind;
-import org.nettyrack.core.config.ServerConfig;
 
 /**
  * Binds one server's {@code unix://} listeners on the transport's domain socket channel, with

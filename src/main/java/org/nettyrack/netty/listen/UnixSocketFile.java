@@ -15,7 +15,6 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
 import java.util.Set;
 import org.nettyrack.core.config.Bind;
-import org.nettyrack.core.config.ServerConfig;
 
 /**
  * The file of one {@code unix://} listener, around its bind: {@link #prepare} clears the way

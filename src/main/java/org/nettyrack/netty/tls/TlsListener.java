@@ -2,7 +2,6 @@ package org.nettyrack.netty.tls;
 
 import io.netty.handler.ssl.SslContext;
 import org.nettyrack.core.config.Bind;
-import org.nettyrack.core.config.ServerConfig;
 
 /**
  * One {@code ssl://} listener's TLS state: the {@link SslContext} new connections handshake

@@ -12,7 +12,6 @@ import io.netty.handler.ssl.SupportedCipherSuiteFilter;
 import java.util.List;
 import java.util.Map;
 import org.nettyrack.core.config.Bind;
-import org.nettyrack.core.config.ServerConfig;
 
 /**
  * Turns an {@code ssl://} bind's params into a Netty {@link SslContext}, reading the files

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.config.Bind;
-import org.nettyrack.core.config.ServerConfig;
 
 /** Certificates for TLS tests, made by the openssl CLI in a test's temporary directory. */
 public final class TestCertificates {
