@@ -1,8 +1,6 @@
 package org.nettyrack.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandArguments;
@@ -35,22 +33,23 @@ final class Connector {
 
     static Connector to(RedisUrl url, int timeoutMillis, int subscriberTimeoutMillis) {
         HostAndPort at = new HostAndPort(url.host(), url.port());
-        return new Connector(() -> at, false, config(url.user(), url.password(), url.database(), url.tls(),
-            timeoutMillis, subscriberTimeoutMillis));
+        return new Connector(() -> at, false, config("nettyrack-pubsub", url.user(), url.password(), url.database(),
+            url.tls(), timeoutMillis, subscriberTimeoutMillis));
     }
 
-    /** log: where a change of master is said. */
-    static Connector through(SentinelUrl url, int timeoutMillis, int subscriberTimeoutMillis, Consumer<String> log) {
-        SentinelLookup lookup = new SentinelLookup(url, timeoutMillis, log);
-        return new Connector(lookup::master, true, config(url.user(), url.password(), url.database(), false,
-            timeoutMillis, subscriberTimeoutMillis));
+    /** status: where a change of master is said. */
+    static Connector through(SentinelUrl url, int timeoutMillis, int subscriberTimeoutMillis, LinkStatus status) {
+        JedisClientConfig sentinels = config("nettyrack-pubsub-lookup", null, null, 0, false, timeoutMillis, timeoutMillis);
+        SentinelLookup lookup = new SentinelLookup(url, sentinels, status);
+        return new Connector(lookup::master, true, config("nettyrack-pubsub", url.user(), url.password(), url.database(),
+            false, timeoutMillis, subscriberTimeoutMillis));
     }
 
-    private static JedisClientConfig config(String user, String password, int database, boolean tls, int timeoutMillis,
-                                            int subscriberTimeoutMillis) {
+    private static JedisClientConfig config(String name, String user, String password, int database, boolean tls,
+                                            int timeoutMillis, int subscriberTimeoutMillis) {
         DefaultJedisClientConfig.Builder builder = DefaultJedisClientConfig.builder()
             .resp2()
-            .clientName("nettyrack-pubsub")
+            .clientName(name)
             .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
             .connectionTimeoutMillis(timeoutMillis)
             .socketTimeoutMillis(timeoutMillis)
@@ -81,7 +80,7 @@ final class Connector {
     private static void requireMaster(Connection connection, HostAndPort at) {
         Object reply = connection.executeCommand(new CommandArguments(Protocol.Command.ROLE));
         Object role = reply instanceof List<?> parts && !parts.isEmpty() ? parts.get(0) : null;
-        String name = role instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(role);
+        String name = SentinelLookup.text(role);
         if (!"master".equals(name)) {
             throw new JedisConnectionException(at + " is a " + name + ", not the master (yet)");
         }

@@ -55,7 +55,7 @@ public final class RedisPubSub implements PubSub {
         this.status = new LinkStatus(url, b.log);
         int subscriberTimeout = (int) Math.min(Integer.MAX_VALUE, 3 * b.pingMillis);
         Connector connector = b.url instanceof SentinelUrl sentinel
-            ? Connector.through(sentinel, b.timeoutMillis, subscriberTimeout, b.log)
+            ? Connector.through(sentinel, b.timeoutMillis, subscriberTimeout, status)
             : Connector.to((RedisUrl) b.url, b.timeoutMillis, subscriberTimeout);
         this.queue = new PublishQueue(b.queueCapacity, status);
         this.subscriber = new SubscriberLoop(connector, local, subscriptions, liveChannels, queue, status,

@@ -44,7 +44,7 @@ public record RedisUrl(String host, int port, String user, String password, int 
     }
 
     /** [user, password]; either may be null ("redis://:secret@host" has only a password). */
-    private static String[] credentials(String userInfo) {
+    static String[] credentials(String userInfo) {
         if (userInfo == null) {
             return new String[] {null, null};
         }
@@ -65,7 +65,7 @@ public record RedisUrl(String host, int port, String user, String password, int 
         return Integer.parseInt(db);
     }
 
-    private static String decode(String part) {
+    static String decode(String part) {
         return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
@@ -76,8 +76,13 @@ public record RedisUrl(String host, int port, String user, String password, int 
     /** The URL with the password replaced by "***". */
     @Override
     public String toString() {
-        String auth = password == null ? "" : (user == null ? "" : user) + ":***@";
         String at = host.contains(":") ? "[" + host + "]" : host;
-        return (tls ? "rediss://" : "redis://") + auth + at + ":" + port + (database == 0 ? "" : "/" + database);
+        return (tls ? "rediss://" : "redis://") + hiddenAuth(user, password) + at + ":" + port
+            + (database == 0 ? "" : "/" + database);
+    }
+
+    /** "user:***@", ":***@", or "" without a password: the URL's credentials as a log may show them. */
+    static String hiddenAuth(String user, String password) {
+        return password == null ? "" : (user == null ? "" : user) + ":***@";
     }
 }

@@ -3,11 +3,8 @@ package org.nettyrack.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
-import redis.clients.jedis.ClientSetInfoConfig;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
 import redis.clients.jedis.Protocol;
@@ -30,20 +27,15 @@ import redis.clients.jedis.exceptions.JedisException;
 final class SentinelLookup {
     private final SentinelUrl url;
     private final JedisClientConfig config;
-    private final Consumer<String> log;
+    private final LinkStatus status;
     private int first;
     private HostAndPort last;
 
-    SentinelLookup(SentinelUrl url, int timeoutMillis, Consumer<String> log) {
+    /** config: how to talk to a sentinel; status: where a change of master is said. */
+    SentinelLookup(SentinelUrl url, JedisClientConfig config, LinkStatus status) {
         this.url = url;
-        this.log = log;
-        this.config = DefaultJedisClientConfig.builder()
-            .resp2()
-            .clientName("nettyrack-pubsub-lookup")
-            .clientSetInfoConfig(ClientSetInfoConfig.DISABLED)
-            .connectionTimeoutMillis(timeoutMillis)
-            .socketTimeoutMillis(timeoutMillis)
-            .build();
+        this.config = config;
+        this.status = status;
     }
 
     /** The master's address; JedisConnectionException naming every sentinel's trouble when none knows it. */
@@ -84,16 +76,12 @@ final class SentinelLookup {
         if (master.equals(last)) {
             return;
         }
-        String line = "master " + url.master() + " is at " + master + (last == null ? "" : " (was " + last + "): failed over");
+        status.log("master " + url.master() + " is at " + master + (last == null ? "" : " (was " + last + "): failed over"));
         last = master;
-        try {
-            log.accept(LinkStatus.PREFIX + line);
-        } catch (RuntimeException e) {
-            // a broken log stream must not stop the engine
-        }
     }
 
-    private static String text(Object part) {
+    /** A reply's bulk string (RESP2 gives bytes) as text. */
+    static String text(Object part) {
         return part instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(part);
     }
 }

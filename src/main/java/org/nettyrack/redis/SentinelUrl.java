@@ -1,7 +1,5 @@
 package org.nettyrack.redis;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -43,7 +41,7 @@ public record SentinelUrl(List<Address> sentinels, String master, String user, S
             throw invalid(url, "no ?query or #fragment allowed");
         }
         int at = authority.lastIndexOf('@');
-        String[] credentials = credentials(at < 0 ? null : authority.substring(0, at));
+        String[] credentials = RedisUrl.credentials(at < 0 ? null : authority.substring(0, at));
         List<Address> sentinels = new ArrayList<>();
         for (String hostPort : authority.substring(at + 1).split(",", -1)) {
             sentinels.add(address(url, hostPort.strip()));
@@ -59,7 +57,7 @@ public record SentinelUrl(List<Address> sentinels, String master, String user, S
             }
             database = Integer.parseInt(segments[1]);
         }
-        return new SentinelUrl(sentinels, decode(segments[0]), credentials[0], credentials[1], database);
+        return new SentinelUrl(sentinels, RedisUrl.decode(segments[0]), credentials[0], credentials[1], database);
     }
 
     private static Address address(String url, String hostPort) {
@@ -97,35 +95,15 @@ public record SentinelUrl(List<Address> sentinels, String master, String user, S
         return new Address(host, Integer.parseInt(port));
     }
 
-    /** [user, password]; either may be null. */
-    private static String[] credentials(String userInfo) {
-        if (userInfo == null) {
-            return new String[] {null, null};
-        }
-        int colon = userInfo.indexOf(':');
-        String user = colon < 0 ? null : decode(userInfo.substring(0, colon));
-        String password = decode(colon < 0 ? userInfo : userInfo.substring(colon + 1));
-        return new String[] {user == null || user.isEmpty() ? null : user, password};
-    }
-
-    private static String decode(String part) {
-        return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
-    }
-
     private static IllegalArgumentException invalid(String url, String why) {
         return new IllegalArgumentException("\"" + url + "\" is not a Redis Sentinel URL (" + why + ")");
-    }
-
-    /** The master's URL once found there, as the log says it: redis://HOST:PORT[/DB] with the password hidden. */
-    RedisUrl at(String host, int port) {
-        return new RedisUrl(host, port, user, password, database, false);
     }
 
     /** The URL with the password replaced by "***". */
     @Override
     public String toString() {
-        String auth = password == null ? "" : (user == null ? "" : user) + ":***@";
         List<String> hosts = sentinels.stream().map(Address::toString).toList();
-        return SCHEME + auth + String.join(",", hosts) + "/" + master + (database == 0 ? "" : "/" + database);
+        return SCHEME + RedisUrl.hiddenAuth(user, password) + String.join(",", hosts) + "/" + master
+            + (database == 0 ? "" : "/" + database);
     }
 }
