@@ -3,15 +3,14 @@ package org.nettyrack.redis;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.nettyrack.redis.Inbox.bytes;
+import static org.nettyrack.redis.Inbox.text;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.push.PubSub.Message;
-import org.nettyrack.core.push.PubSub.Subscriber;
 
 /** Two engines, as two nettyrack processes would have, against a real redis-server. */
 @Timeout(120)
@@ -55,8 +53,8 @@ class RedisPubSubTest {
 
     @Test
     void aMessagePublishedOnOneEngineReachesSubscribersOnBoth() throws Exception {
-        Inbox onA = new Inbox();
-        Inbox onB = new Inbox();
+        Inbox onA = new Inbox(WAIT);
+        Inbox onB = new Inbox(WAIT);
         String channel = "chat:żółw";
         a.subscribe(channel, onA);
         b.subscribe(channel, onB);
@@ -85,7 +83,7 @@ class RedisPubSubTest {
      */
     @Test
     void aChannelIsLiveOnceRedisConfirmedItAndFromThenOnNothingIsMissed() throws Exception {
-        Inbox inbox = new Inbox();
+        Inbox inbox = new Inbox(WAIT);
         b.subscribe("ticks", inbox);
         b.live("ticks").get(10, TimeUnit.SECONDS);
         assertEquals(1, redis.subscribers("ticks"), "Redis has the subscription when live says so");
@@ -96,7 +94,7 @@ class RedisPubSubTest {
         // The engine forgets the channel when Redis's reply to UNSUBSCRIBE reaches its
         // subscriber thread, which may come a moment after Redis counts 0.
         await(() -> !b.live("ticks").isDone(), "live again only once subscribed again");
-        Inbox again = new Inbox();
+        Inbox again = new Inbox(WAIT);
         b.subscribe("ticks", again);
         b.live("ticks").get(10, TimeUnit.SECONDS);
         a.publish("ticks", bytes("2"));
@@ -105,8 +103,8 @@ class RedisPubSubTest {
 
     @Test
     void unsubscribingTheLastSubscriberStopsDelivery() throws Exception {
-        Inbox inbox = new Inbox();
-        Inbox other = new Inbox();
+        Inbox inbox = new Inbox(WAIT);
+        Inbox other = new Inbox(WAIT);
         b.subscribe("news", inbox);
         b.subscribe("news", other);
         b.subscribe("marker", inbox);
@@ -128,7 +126,7 @@ class RedisPubSubTest {
 
     @Test
     void survivesRedisRestartingAndResubscribes() throws Exception {
-        Inbox inbox = new Inbox();
+        Inbox inbox = new Inbox(WAIT);
         b.subscribe("jobs", inbox);
         // Redis counts the subscription before B has read its reply: wait until B knows it is up,
         // or the kill below would look like Redis never having answered ("cannot reach").
@@ -167,7 +165,7 @@ class RedisPubSubTest {
         List<String> log = new CopyOnWriteArrayList<>();
         try (RedisPubSub engine = RedisPubSub.builder(redis.url()).pingMillis(100).timeoutMillis(500).backoff(50, 200)
                 .log(log::add).start()) {
-            Inbox inbox = new Inbox();
+            Inbox inbox = new Inbox(WAIT);
             engine.subscribe("beat", inbox);
             await(() -> redis.subscribers("beat") == 1 && "up".equals(engine.state().link()), "subscribed");
 
@@ -199,7 +197,7 @@ class RedisPubSubTest {
             assertEquals("nettyrack: pubsub: publish queue full (100 messages waiting for Redis); dropping the oldest",
                 log.get(1));
 
-            Inbox inbox = new Inbox();
+            Inbox inbox = new Inbox(WAIT);
             b.subscribe("c", inbox);
             redis.restart();
             await(() -> engine.queued() == 0, "the queue sent once Redis is back");
@@ -210,7 +208,7 @@ class RedisPubSubTest {
 
     @Test
     void closeIsPromptWhateverRedisIsDoing() throws Exception {
-        Inbox inbox = new Inbox();
+        Inbox inbox = new Inbox(WAIT);
         a.subscribe("x", inbox);
         await(() -> redis.subscribers("x") == 1, "subscribed");
         assertClosesPromptly(a);
@@ -239,38 +237,6 @@ class RedisPubSubTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting: " + what);
-            Thread.sleep(10);
-        }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(Message message) {
-        return new String(message.data(), StandardCharsets.UTF_8);
-    }
-
-    /** A subscriber that keeps what it gets. */
-    private static final class Inbox implements Subscriber {
-        private final BlockingQueue<Message> messages = new LinkedBlockingQueue<>();
-
-        @Override
-        public void deliver(Message message) {
-            messages.add(message);
-        }
-
-        Message next() throws InterruptedException {
-            Message message = messages.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
-            assertNotNull(message, "no message within " + WAIT);
-            return message;
-        }
-
-        boolean isEmpty() {
-            return messages.isEmpty();
-        }
+        Inbox.await(WAIT, condition, what);
     }
 }

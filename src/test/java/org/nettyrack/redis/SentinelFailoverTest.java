@@ -1,16 +1,14 @@
 package org.nettyrack.redis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.nettyrack.redis.Inbox.bytes;
+import static org.nettyrack.redis.Inbox.text;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -65,7 +63,7 @@ class SentinelFailoverTest {
     void bothEnginesFollowAFailoverAndSayItOnce() throws Exception {
         a = engine(url(), logA);
         b = engine(url(), logB);
-        Inbox inbox = new Inbox();
+        Inbox inbox = new Inbox(WAIT);
         a.subscribe("feed", inbox);
         a.live("feed").get(20, TimeUnit.SECONDS);
         b.publish("feed", bytes("before"));
@@ -122,37 +120,6 @@ class SentinelFailoverTest {
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            assertTrue(System.nanoTime() < deadline, "timed out waiting: " + what);
-            Thread.sleep(50);
-        }
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String text(Message message) {
-        return new String(message.data(), StandardCharsets.UTF_8);
-    }
-
-    private static final class Inbox implements org.nettyrack.core.push.PubSub.Subscriber {
-        private final BlockingQueue<Message> messages = new LinkedBlockingQueue<>();
-
-        @Override
-        public void deliver(Message message) {
-            messages.add(message);
-        }
-
-        Message next() throws InterruptedException {
-            Message message = messages.poll(WAIT.toSeconds(), TimeUnit.SECONDS);
-            assertNotNull(message, "no message within " + WAIT);
-            return message;
-        }
-
-        Message poll(long millis) throws InterruptedException {
-            return messages.poll(millis, TimeUnit.MILLISECONDS);
-        }
+        Inbox.await(WAIT, condition, what);
     }
 }
