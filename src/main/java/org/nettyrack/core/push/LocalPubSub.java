@@ -11,11 +11,14 @@ import org.nettyrack.core.ErrorLog;
  * publisher's thread, except for {@link Batched} subscribers, which get one task per I/O
  * thread. Subscribers are grouped by that thread when they subscribe, so a publish does no
  * sorting. Also the local fan-out stage of the engines that span processes. A subscriber that
- * throws is reported to the error log, and the others still get the message.
+ * throws is reported to the error log, and the others still get the message. With {@link
+ * HistoryLimits} it keeps each channel's last messages in a {@link MemoryHistory}, and a
+ * subscriber can {@link #resume} from an id.
  */
 public final class LocalPubSub implements PubSub {
     private final ConcurrentHashMap<String, Subscribers> channels = new ConcurrentHashMap<>();
     private final ErrorLog errorLog;
+    private final MemoryHistory history;
 
     /** Reporting to stderr. */
     public LocalPubSub() {
@@ -23,7 +26,13 @@ public final class LocalPubSub implements PubSub {
     }
 
     public LocalPubSub(ErrorLog errorLog) {
+        this(errorLog, HistoryLimits.NONE);
+    }
+
+    /** Keeping a history within limits (none when {@link HistoryLimits#NONE}). */
+    public LocalPubSub(ErrorLog errorLog, HistoryLimits limits) {
         this.errorLog = errorLog;
+        this.history = limits.on() ? new MemoryHistory(limits) : null;
     }
 
     /**
@@ -110,7 +119,16 @@ public final class LocalPubSub implements PubSub {
 
     @Override
     public void publish(String channel, byte[] data) {
-        deliver(Message.of(channel, data));
+        if (history == null) {
+            deliver(Message.of(channel, data));
+        } else {
+            history.keep(Message.of(channel, data), this::deliver);
+        }
+    }
+
+    @Override
+    public Replay resume(String channel, String position) {
+        return history == null ? Replay.LIVE : history.resume(channel, position);
     }
 
     /**

@@ -28,10 +28,21 @@ public interface PubSub extends AutoCloseable {
         java.util.concurrent.Executor executor();
     }
 
-    /** One published message; the data array is shared by every subscriber and never changed. */
-    record Message(String channel, byte[] data, boolean text) {
+    /**
+     * One published message; the data array is shared by every subscriber and never changed.
+     * id: where it sits in the channel's history, null when no history is kept.
+     */
+    record Message(String channel, byte[] data, boolean text, MessageId id) {
+        public Message(String channel, byte[] data, boolean text) {
+            this(channel, data, text, null);
+        }
+
         public static Message of(String channel, byte[] data) {
             return new Message(channel, data, Utf8.isValid(data));
+        }
+
+        public Message withId(MessageId id) {
+            return new Message(channel, data, text, id);
         }
     }
 
@@ -57,6 +68,17 @@ public interface PubSub extends AutoCloseable {
     }
 
     void unsubscribe(String channel, Subscriber subscriber);
+
+    /**
+     * Where a subscriber that was at position (the last id its client saw, as the client sent
+     * it) picks up: the kept messages after it, or {@link Replay.Outcome#RESET} when some are
+     * gone, or {@link Replay#LIVE} when this engine keeps no history. An engine whose history
+     * is elsewhere (Redis) asks it, waiting at most its timeout: call it from a worker thread,
+     * not an I/O thread. Subscribe first, so that nothing falls between the two.
+     */
+    default Replay resume(String channel, String position) {
+        return Replay.LIVE;
+    }
 
     /** Sends data to the channel's subscribers; the caller must not change the array afterwards. */
     void publish(String channel, byte[] data);

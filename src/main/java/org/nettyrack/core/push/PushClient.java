@@ -57,12 +57,26 @@ public final class PushClient {
      * restart, misses nothing published after that).
      */
     public void subscribe(String channel, PubSub.Subscriber handler) {
+        subscribe(channel, handler, null);
+    }
+
+    /**
+     * Like {@link #subscribe(String, PubSub.Subscriber)}, from a position: with position (the
+     * last id the client saw) and a history kept, the kept messages after it come first, then
+     * live ones, in order and none twice. When the history cannot cover the gap the outcome is
+     * {@link Replay.Outcome#RESET}, and an event stream without a handler is sent an event
+     * {@code reset} (data: the channel, id: the newest id) before the live messages. Returns
+     * the outcome, or null when the connection is closed.
+     */
+    public Replay.Outcome subscribe(String channel, PubSub.Subscriber handler, String position) {
         if (!connection.isOpen()) {
-            return;
+            return null;
         }
-        PubSub.Subscriber subscriber = handler == null
+        PubSub.Subscriber target = handler == null
             ? new Direct()
             : message -> connection.schedule(() -> handler.deliver(message));
+        Resumption resumption = position == null ? null : new Resumption(target);
+        PubSub.Subscriber subscriber = resumption == null ? target : resumption;
         PubSub.Subscriber previous = subscriptions.put(channel, subscriber);
         if (previous != null) {
             pubsub.unsubscribe(channel, previous);
@@ -70,9 +84,24 @@ public final class PushClient {
         pubsub.subscribe(channel, subscriber);
         if (!connection.isOpen()) {
             unsubscribe(channel); // closed meanwhile: closed() may have missed this one
-            return;
+            return null;
         }
         awaitLive(channel);
+        if (resumption == null) {
+            return Replay.Outcome.LIVE;
+        }
+        Replay replay = pubsub.resume(channel, position);
+        resumption.start(replay, replay.outcome() == Replay.Outcome.RESET && handler == null
+            ? () -> reset(channel, replay.head())
+            : () -> { });
+        return replay.outcome();
+    }
+
+    /** An event stream's word that its position could not be resumed: event reset, data the channel. */
+    private void reset(String channel, String head) {
+        if (connection.protocol() == Upgrade.SSE) {
+            connection.send(SseEvent.format(head, "reset", -1, channel.getBytes(java.nio.charset.StandardCharsets.UTF_8)), true);
+        }
     }
 
     private void awaitLive(String channel) {
@@ -102,7 +131,11 @@ public final class PushClient {
     private final class Direct implements PubSub.Batched {
         @Override
         public void deliver(PubSub.Message message) {
-            write(message.data(), message.text());
+            if (message.id() != null && connection.protocol() == Upgrade.SSE) {
+                connection.send(SseEvent.format(message.id().toString(), null, -1, message.data()), true);
+            } else {
+                write(message.data(), message.text());
+            }
         }
 
         @Override

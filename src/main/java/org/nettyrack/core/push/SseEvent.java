@@ -52,6 +52,31 @@ public final class SseEvent {
         return out.toByteArray();
     }
 
+    /**
+     * Where a reconnecting event stream wants to resume: its {@code Last-Event-ID} header (what
+     * browsers send), else a {@code last_event_id} query parameter (for clients that cannot set
+     * headers); null when neither is given or the parameter is malformed.
+     */
+    public static String lastEventId(String header, String query) {
+        if (header != null && !header.isEmpty()) {
+            return header;
+        }
+        if (query == null) {
+            return null;
+        }
+        for (String pair : query.split("&")) {
+            if (pair.startsWith("last_event_id=")) {
+                try {
+                    String value = java.net.URLDecoder.decode(pair.substring(14), StandardCharsets.UTF_8);
+                    return value.isEmpty() ? null : value;
+                } catch (IllegalArgumentException malformed) {
+                    return null;
+                }
+            }
+        }
+        return null;
+    }
+
     private static void field(ByteArrayOutputStream out, String name, String value) {
         if (value == null) {
             return;
