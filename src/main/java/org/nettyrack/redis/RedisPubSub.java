@@ -8,8 +8,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.nettyrack.core.ErrorLog;
+import org.nettyrack.core.push.HistoryLimits;
 import org.nettyrack.core.push.LocalPubSub;
 import org.nettyrack.core.push.PubSub;
+import org.nettyrack.core.push.Replay;
 
 /**
  * Pub/sub across processes through a Redis server: a message published in one nettyrack
@@ -29,7 +31,9 @@ import org.nettyrack.core.push.PubSub;
  * to 5 s by default), then subscribe again to every channel with local subscribers. With a
  * {@code redis-sentinel://} URL each connection goes to the master the sentinels name at that
  * moment ({@link SentinelLookup}); after a failover Sentinel disconnects the old master's
- * clients, and the reconnection finds the new master, saying so in one line.
+ * clients, and the reconnection finds the new master, saying so in one line. With a {@link
+ * Builder#history} each message is kept in a Redis Stream as it is published ({@link
+ * RedisHistory}), and a subscriber can {@link #resume} from an id.
  *
  * <pre>
  * RedisPubSub engine = RedisPubSub.builder("redis://127.0.0.1:6379").logTo(System.err).start();
@@ -47,6 +51,7 @@ public final class RedisPubSub implements PubSub {
     private final SubscriberLoop subscriber;
     private final Thread subscriberThread;
     private final Thread writerThread;
+    private final HistoryReader history; // null: none kept
 
     private RedisPubSub(Builder b) {
         this.url = b.url.toString();
@@ -60,8 +65,10 @@ public final class RedisPubSub implements PubSub {
         this.queue = new PublishQueue(b.queueCapacity, status);
         this.subscriber = new SubscriberLoop(connector, local, subscriptions, liveChannels, queue, status,
             new Backoff(b.minBackoffMillis, b.maxBackoffMillis), "nettyrack:pubsub:control:" + UUID.randomUUID());
+        RedisHistory kept = b.history.on() ? new RedisHistory(b.history) : null;
+        this.history = kept == null ? null : new HistoryReader(connector, kept);
         Writer writer = new Writer(connector, queue, subscriptions, status,
-            new Backoff(b.minBackoffMillis, b.maxBackoffMillis), b.pingMillis);
+            new Backoff(b.minBackoffMillis, b.maxBackoffMillis), b.pingMillis, kept);
         this.subscriberThread = daemon(subscriber, "nettyrack-pubsub-subscriber");
         this.writerThread = daemon(writer, "nettyrack-pubsub-writer");
     }
@@ -92,6 +99,24 @@ public final class RedisPubSub implements PubSub {
         }
     }
 
+    /**
+     * Reads the channel's history in Redis (waiting at most the timeout); a Redis that cannot
+     * be asked is a {@link Replay.Outcome#RESET}, said in one line: what the client missed is
+     * not known.
+     */
+    @Override
+    public Replay resume(String channel, String position) {
+        if (history == null) {
+            return Replay.LIVE;
+        }
+        try {
+            return history.resume(channel, position);
+        } catch (RuntimeException e) {
+            status.log("cannot read the history of " + channel + " (" + e.getMessage() + "); the client is told to start over");
+            return new Replay(Replay.Outcome.RESET, java.util.List.of(), null);
+        }
+    }
+
     @Override
     public void publish(String channel, byte[] data) {
         queue.offer(new PublishQueue.Outgoing(Subscriptions.bytes(channel), data));
@@ -105,6 +130,9 @@ public final class RedisPubSub implements PubSub {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_MILLIS);
         join(subscriberThread, deadline);
         join(writerThread, deadline);
+        if (history != null) {
+            history.close();
+        }
     }
 
     @Override
@@ -153,6 +181,7 @@ public final class RedisPubSub implements PubSub {
         private long maxBackoffMillis = 5_000;
         private long pingMillis = 10_000;
         private int timeoutMillis = 2_000;
+        private HistoryLimits history = HistoryLimits.NONE;
 
         private Builder(Object url) {
             this.url = url;
@@ -203,6 +232,15 @@ public final class RedisPubSub implements PubSub {
                 throw new IllegalArgumentException("the Redis timeout must be at least 1 ms, got " + millis);
             }
             this.timeoutMillis = millis;
+            return this;
+        }
+
+        /**
+         * Keep each channel's last messages in Redis Streams within limits, so subscribers can
+         * resume from an id. Default: none. Needs Redis 7.
+         */
+        public Builder history(HistoryLimits limits) {
+            this.history = limits;
             return this;
         }
 

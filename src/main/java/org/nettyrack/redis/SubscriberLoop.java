@@ -7,7 +7,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.nettyrack.core.push.LocalPubSub;
-import org.nettyrack.core.push.PubSub.Message;
 import redis.clients.jedis.BinaryJedisPubSub;
 import redis.clients.jedis.Connection;
 
@@ -132,7 +131,7 @@ final class SubscriberLoop implements Runnable {
         @Override
         public void onMessage(byte[] channel, byte[] message) {
             if (!Arrays.equals(channel, control)) {
-                local.deliver(Message.of(new String(channel, StandardCharsets.UTF_8), message));
+                local.deliver(Envelope.open(new String(channel, StandardCharsets.UTF_8), message));
             }
         }
     }

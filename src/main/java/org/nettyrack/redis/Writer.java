@@ -23,19 +23,22 @@ final class Writer implements Runnable {
     private final LinkStatus status;
     private final Backoff backoff;
     private final long pingNanos;
+    private final RedisHistory history; // null: none kept
     private Connection connection;
     private long retryAt;
     private long pingAt;
     private boolean rejectedLogged;
 
+    /** history: where messages are kept as they are published, or null. */
     Writer(Connector connector, PublishQueue queue, Subscriptions subscriptions, LinkStatus status, Backoff backoff,
-           long pingMillis) {
+           long pingMillis, RedisHistory history) {
         this.connector = connector;
         this.queue = queue;
         this.subscriptions = subscriptions;
         this.status = status;
         this.backoff = backoff;
         this.pingNanos = TimeUnit.MILLISECONDS.toNanos(pingMillis);
+        this.history = history;
     }
 
     @Override
@@ -107,12 +110,17 @@ final class Writer implements Runnable {
     private void send(List<PublishQueue.Outgoing> batch) {
         Pipeline pipeline = new Pipeline(connection, false);
         for (PublishQueue.Outgoing message : batch) {
-            pipeline.publish(message.channel(), message.data());
+            if (history == null) {
+                pipeline.publish(message.channel(), message.data());
+            } else {
+                history.keep(pipeline, message.channel(), message.data());
+            }
         }
         for (Object reply : pipeline.syncAndReturnAll()) {
             if (reply instanceof JedisDataException refused) {
                 if (!rejectedLogged) {
-                    status.log("Redis refused a PUBLISH (" + refused.getMessage() + ")");
+                    status.log("Redis refused a " + (history == null ? "PUBLISH" : "message for the history")
+                        + " (" + refused.getMessage() + ")");
                     rejectedLogged = true;
                 }
                 return;
