@@ -44,9 +44,11 @@ module Nettyrack
         "listening on #{server.urls.join(', ')}"
     end
 
-    # In-process pub/sub goes unsaid; an engine that spans processes names its URL.
+    # In-process pub/sub goes unsaid; an engine that spans processes names its URL; a history its limits.
     def self.pubsub(engine)
-      engine.respond_to?(:url) ? ", pub/sub #{engine.url}" : ""
+      history = engine.history if engine.respond_to?(:history)
+      "#{", pub/sub #{engine.url}" if engine.respond_to?(:url)}" \
+        "#{", push history #{history.messages} messages/#{history.ttl_millis / 1000.0} s" if history&.on}"
     end
     private_class_method :pubsub
   end

@@ -157,6 +157,11 @@ module Nettyrack
     def access_log = @settings[:access_log]
     def control_url = @settings[:control_url]
     def pubsub = @settings[:pubsub]
+
+    # The push history's limits: { messages:, ttl:, channels: } (messages 0: none).
+    def push_history
+      { messages: @settings[:push_history], ttl: @settings[:push_history_ttl], channels: @settings[:push_history_channels] }
+    end
     def quiet? = @settings[:quiet]
     def proxy_protocol? = @settings[:proxy_protocol]
     def http2? = @settings[:http2]

@@ -6,6 +6,7 @@ require_relative "java_config"
 require_relative "app_loader"
 require_relative "pubsub_setting"
 require_relative "publishing"
+require_relative "rack_options"
 require_relative "rails_tuning"
 
 module Nettyrack
@@ -35,8 +36,16 @@ module Nettyrack
       app = load_app(params, root)
       config = server_config(params, log) # after the app: its database pools bound the wait threads
       RailsTuning.apply
-      Nettyrack.pubsub = PubSubSetting.engine(setting) if setting
+      engine = PubSubSetting.engine(setting, history: history(params))
+      Nettyrack.pubsub = engine if engine
       [RailsTuning.app(app), config, Nettyrack.pubsub]
+    end
+
+    # The push-history, push-history-ttl and push-history-channels params, as the CLI's flags.
+    def history(params)
+      RackOptions.history_from { |row| params[row.flag.delete_prefix("--")] }
+    rescue ConfigError => e
+      raise ConfigError, "invalid push history param: #{e.message}"
     end
 
     def pubsub_setting(value)

@@ -118,7 +118,7 @@ module Nettyrack
                                      logs: [redirect, access_log].grep_v(nil).reject { |log| log == @out },
                                      out: @out, err: @err, config_file: @config_file, config_layer: @config_layer)
       # The engine comes before the app loads: config.ru may publish.
-      PubSubSetting.serving(config.pubsub, errors: @err) { lifetime.run(app(config)) }
+      PubSubSetting.serving(config.pubsub, history: config.push_history, errors: @err) { lifetime.run(app(config)) }
     end
 
     # config.ru's app, or the config file's (Puma's `app`), behind its lowlevel_error_handler.

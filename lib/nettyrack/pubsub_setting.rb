@@ -13,6 +13,7 @@ module Nettyrack
   #   PubSubSetting.setting("redis", ENV)               # => ENV["REDIS_URL"] (checked)
   #   PubSubSetting.setting("local")                    # => nil
   #   PubSubSetting.engine(url, errors: $stderr)        # => a started org.nettyrack.redis.RedisPubSub
+  #   PubSubSetting.engine(nil, history: { messages: 100, ttl: 300, channels: 10_000 }) # => a LocalPubSub keeping history
   #   PubSubSetting.serving(url, errors: $stderr) { ... } # Nettyrack.pubsub is that engine in the block
   #
   # setting is parsing only (the CLI and config file use it); engine and serving need the jars.
@@ -51,20 +52,35 @@ module Nettyrack
       raise ConfigError, "#{value.inspect} is not a Redis URL (#{URL_SHAPE})"
     end
 
-    # The engine for a setting: nil for in-process (Nettyrack.pubsub stays as it is), else a
-    # RedisPubSub, connecting in the background and logging its trouble to errors.
-    def engine(setting, errors: $stderr)
-      return nil if setting.nil?
+    NO_HISTORY = { messages: 0, ttl: 0, channels: 0 }.freeze
 
-      Java::OrgNettyrackRedis::RedisPubSub.builder(setting).logTo(errors.to_outputstream).start
+    # The engine for a setting: nil for in-process without history (Nettyrack.pubsub stays as
+    # it is), an in-process LocalPubSub keeping history, or a RedisPubSub (keeping history in
+    # Redis Streams), connecting in the background and logging its trouble to errors.
+    # history: { messages:, ttl: (seconds), channels: } (Configuration#push_history).
+    def engine(setting, history: NO_HISTORY, errors: $stderr)
+      limits = history_limits(history)
+      if setting
+        redis(setting, limits, errors)
+      elsif limits.on
+        Java::OrgNettyrackCorePush::LocalPubSub.new(Java::OrgNettyrackCore::ErrorLog.new(errors.to_outputstream), limits)
+      end
     rescue Java::JavaLang::IllegalArgumentException => e
       raise ConfigError, e.message
     end
 
+    def redis(setting, limits, errors)
+      Java::OrgNettyrackRedis::RedisPubSub.builder(setting).history(limits).logTo(errors.to_outputstream).start
+    end
+
+    def history_limits(history)
+      Java::OrgNettyrackCorePush::HistoryLimits.new(history[:messages], (history[:ttl] * 1000).round, history[:channels])
+    end
+
     # Runs the block with the engine for setting as the process's (Nettyrack.pubsub), then
-    # puts the previous one back and closes the engine. In-process (nil) changes nothing.
-    def serving(setting, errors: $stderr)
-      engine = engine(setting, errors: errors) or return yield
+    # puts the previous one back and closes the engine. In-process without history changes nothing.
+    def serving(setting, history: NO_HISTORY, errors: $stderr)
+      engine = engine(setting, history: history, errors: errors) or return yield
       outer = Nettyrack.pubsub
       Nettyrack.pubsub = engine
       begin
@@ -100,6 +116,6 @@ module Nettyrack
       nil
     end
 
-    private_class_method :from_env, :sentinel_url, :url_problem
+    private_class_method :from_env, :sentinel_url, :url_problem, :redis, :history_limits
   end
 end

@@ -30,7 +30,7 @@ module Nettyrack
   module RackHandler
     def run(app, **options, &block)
       setting = RackOptions.pubsub(options)
-      PubSubSetting.serving(setting) { serve(app, options, &block) }
+      PubSubSetting.serving(setting, history: RackOptions.history(options)) { serve(app, options, &block) }
     end
 
     # Rack's INT trap calls this; so may the block given to #run.

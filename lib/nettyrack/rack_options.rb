@@ -16,6 +16,7 @@ module Nettyrack
   module RackOptions
     # The rows rackup reaches: Server.new's keywords that have an -O option.
     ROWS = Settings::KEYWORDS.select(&:option).freeze
+    HISTORY_ROWS = %i[push_history push_history_ttl push_history_channels].map { |name| Settings.fetch(name) }.freeze
 
     module_function
 
@@ -49,6 +50,22 @@ module Nettyrack
 
     def pubsub(options, env = ENV)
       PubSubSetting.setting(option(options, :pubsub), env)
+    end
+
+    # The push history's limits (Configuration#push_history) from -O push_history=N and the
+    # rows beside it: they shape the engine, not the server, so they are not Server.new keywords.
+    def history(options)
+      history_from { |row| option(options, row.option_name) }
+    end
+
+    # The same from any source: the block gives a history row's raw value, or nil (HostedApp's
+    # context params).
+    def history_from
+      given = HISTORY_ROWS.each_with_object({}) do |row, layer|
+        value = yield(row)
+        layer[row.name] = row.read(value) unless value.nil?
+      end
+      Configuration.merge(given).push_history
     end
 
     # rackup -q, -O Quiet, Capybara's Silent.

@@ -42,6 +42,15 @@ RSpec.describe Nettyrack::BootLine do
     expect(described_class.for(server)).to end_with("4 threads, pub/sub redis://:***@10.0.0.5:6379/2) listening on http://0.0.0.0:80")
   end
 
+  it "says the push history's limits when one is kept" do
+    configuration = Nettyrack::Configuration.merge({ threads: [1, 4] })
+    history = Java::OrgNettyrackCorePush::HistoryLimits.new(100, 300_000, 10)
+    engine = double("RedisPubSub", url: "redis://10.0.0.5:6379", history: history)
+    server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: engine, tls_engine: nil, urls: ["http://0.0.0.0:80"])
+    expect(described_class.for(server))
+      .to end_with("4 threads, pub/sub redis://10.0.0.5:6379, push history 100 messages/300.0 s) listening on http://0.0.0.0:80")
+  end
+
   it "names what serves TLS when there are ssl:// listeners" do
     configuration = Nettyrack::Configuration.merge({ threads: [1, 4] })
     server = instance_double(Nettyrack::Server, configuration: configuration, pubsub: Object.new,

@@ -108,7 +108,9 @@ RSpec.describe Nettyrack::HostedApp do
     table = File.read(File.expand_path("../../docs/war.md", __dir__)).lines.grep(/\A\| `/)
     listed = table.flat_map { |line| line.split("|")[1].scan(/`([\w.-]+)`/).flatten }
     flags = Nettyrack::SETTINGS.select(&:flag).to_h { |row| [row.flag.delete_prefix("--"), row] }
-    expect(listed.select { |name| flags.key?(name) } - ["pubsub"]).to match_array(Nettyrack::Settings::SERVLET.map { |row| row.flag.delete_prefix("--") })
+    engine = ["pubsub", *Nettyrack::RackOptions::HISTORY_ROWS.map { |row| row.flag.delete_prefix("--") }]
+    expect(listed.select { |name| flags.key?(name) } - engine).to match_array(Nettyrack::Settings::SERVLET.map { |row| row.flag.delete_prefix("--") })
+    expect(listed).to include(*engine)
   end
 
   it "names a bad limit" do
@@ -122,6 +124,14 @@ RSpec.describe Nettyrack::HostedApp do
     _app, _config, pubsub = boot("pubsub" => "local")
     expect(pubsub).to be(Nettyrack.pubsub)
     expect(pubsub).to be_a(Java::OrgNettyrackCorePush::LocalPubSub)
+  end
+
+  it "keeps a push history from the push-history params, and names a bad one" do
+    write("WEB-INF/config.ru", "run ->(env) { [200, {}, []] }\n")
+    _app, _config, pubsub = boot("push-history" => "5", "push-history-ttl" => "2m")
+    expect([pubsub.history.messages, pubsub.history.ttl_millis, pubsub.history.channels]).to eq([5, 120_000, 10_000])
+    expect { boot("push-history" => "lots") }
+      .to raise_error(Nettyrack::ConfigError, /\Ainvalid push history param: "lots" is not a whole number/)
   end
 
   it "names a bad pubsub param, with the CLI's words" do

@@ -63,6 +63,16 @@ RSpec.describe Nettyrack::PubSubSetting do
   describe ".engine" do
     it("is nil for in-process pub/sub") { expect(described_class.engine(nil)).to be_nil }
 
+    it "keeps a history in-process when asked, and refuses limits that make none" do
+      engine = described_class.engine(nil, history: { messages: 5, ttl: 1.5, channels: 9 })
+      expect(engine).to be_a(Java::OrgNettyrackCorePush::LocalPubSub)
+      expect([engine.history.messages, engine.history.ttl_millis, engine.history.channels]).to eq([5, 1500, 9])
+      expect { described_class.engine(nil, history: { messages: 5, ttl: 0, channels: 9 }) }
+        .to raise_error(Nettyrack::ConfigError, "push history time must be at least 1 ms, got 0")
+      expect { described_class.engine(nil, history: { messages: 5, ttl: 60, channels: 0 }) }
+        .to raise_error(Nettyrack::ConfigError, "push history channels must be at least 1, got 0")
+    end
+
     it "starts a Redis engine that logs to the error stream, without waiting for Redis" do
       errors = StringIO.new
       port = TCPServer.open("127.0.0.1", 0) { |server| server.addr[1] } # nobody listens there now

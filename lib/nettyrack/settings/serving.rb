@@ -74,7 +74,17 @@ module Nettyrack
                          "for $REDIS_URL; `local` keeps it in-process (default)"],
                   option: "pubsub=URL",
                   option_help: "pub/sub across processes through Redis: redis://HOST[:PORT][/DB], " \
-                               "redis-sentinel://HOST[:PORT],.../MASTER, or redis for $REDIS_URL")
+                               "redis-sentinel://HOST[:PORT],.../MASTER, or redis for $REDIS_URL"),
+      # 0: none; else kept per channel (Redis Streams with a redis pubsub, memory in-process)
+      Setting.new(:push_history, 0, :count, group: :running, flags: ["--push-history N"], option: "push_history=N",
+                                            help: ["keep each channel's last N messages, so push clients resume",
+                                                   "from an id (SSE: Last-Event-ID); 0: none (default %{default})"]),
+      Setting.new(:push_history_ttl, 300, :seconds, group: :running, flags: ["--push-history-ttl SECONDS"],
+                                                    option: "push_history_ttl=SECONDS",
+                                                    help: "and each for at most SECONDS (default %{default})"),
+      Setting.new(:push_history_channels, 10_000, :count, group: :running, flags: ["--push-history-channels N"],
+                                                          option: "push_history_channels=N",
+                                                          help: "in-process history: most channels kept (default %{default})")
     ].freeze
 
     # --access-log=- and a bare `access_log` log to stdout; false and nil to nowhere.

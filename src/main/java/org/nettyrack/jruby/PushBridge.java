@@ -145,16 +145,25 @@ final class PushBridge {
         }
 
         /**
-         * What {@code client.subscribe(channel) { |channel, message| ... }} subscribes: the block,
-         * run by the session in this connection's callback order.
+         * What {@code client.subscribe(channel) { |channel, message, id| ... }} subscribes: the
+         * block, run by the session in this connection's callback order; a block taking two
+         * arguments is not given the id.
          */
         PubSub.Subscriber subscriber(RubyProc block) {
+            int arity = block.getBlock().getSignature().arityValue();
+            boolean takesId = arity < 0 || arity >= 3;
             return message -> {
                 ThreadContext context = runtime.getCurrentContext();
                 try {
-                    block.call(context, RubyString.newString(runtime, message.channel()),
-                        RubyString.newString(runtime, new ByteList(message.data(),
-                            message.text() ? UTF8Encoding.INSTANCE : ASCIIEncoding.INSTANCE, false)));
+                    IRubyObject channel = RubyString.newString(runtime, message.channel());
+                    IRubyObject data = RubyString.newString(runtime, new ByteList(message.data(),
+                        message.text() ? UTF8Encoding.INSTANCE : ASCIIEncoding.INSTANCE, false));
+                    if (takesId) {
+                        block.call(context, channel, data,
+                            message.id() == null ? runtime.getNil() : RubyString.newString(runtime, message.id().toString()));
+                    } else {
+                        block.call(context, channel, data);
+                    }
                 } catch (RaiseException e) {
                     errors.report(context, "Error in the subscribe block of " + message.channel(), e);
                 }

@@ -15,8 +15,11 @@ import org.jruby.runtime.Block;
 import org.jruby.runtime.ThreadContext;
 import org.jruby.runtime.builtin.IRubyObject;
 import org.jruby.util.StringSupport;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.push.PushClient;
+import org.nettyrack.core.push.Replay;
+import org.nettyrack.core.push.SseEvent;
 
 /**
  * {@code Nettyrack::Client}: the {@code client} every push callback receives (iodine's and
@@ -28,7 +31,8 @@ import org.nettyrack.core.push.PushClient;
  * client.write(data)             # true, or false once closed (or over the queue limit)
  * client.write(data, event: "tick", id: "7", retry: 3000)   # SSE only
  * client.close / open? / pending / env / protocol / timeout / timeout=
- * client.subscribe(channel) [{ |channel, message| ... }] / unsubscribe(channel) / publish(channel, message)
+ * client.subscribe(channel[, from: id]) [{ |channel, message, id| ... }]   # :live, :resumed or :reset
+ * client.unsubscribe(channel) / publish(channel, message)
  * </pre>
  */
 @JRubyClass(name = "Nettyrack::Client")
@@ -164,10 +168,15 @@ public final class RubyClient extends RubyObject {
 
     /**
      * Messages published to the channel go to this client: written as they are, or, with a
-     * block, passed to it ({@code |channel, message|}) in this connection's callback order.
+     * block, passed to it ({@code |channel, message, id|}, id nil without history) in this
+     * connection's callback order. {@code from: id} resumes after that id when a history is
+     * kept; an event stream resumes from its {@code Last-Event-ID} (or {@code ?last_event_id=})
+     * unless {@code from:} is given ({@code from: nil}: live only). Returns {@code :live},
+     * {@code :resumed} or {@code :reset} (see {@link PushClient#subscribe(String, PubSub.Subscriber,
+     * String)}), false once closed.
      */
-    @JRubyMethod
-    public IRubyObject subscribe(ThreadContext context, IRubyObject channel, Block block) {
+    @JRubyMethod(required = 1, optional = 1)
+    public IRubyObject subscribe(ThreadContext context, IRubyObject[] args, Block block) {
         PushClient c = live();
         if (c == null) {
             return context.fals;
@@ -175,8 +184,29 @@ public final class RubyClient extends RubyObject {
         PubSub.Subscriber handler = block.isGiven()
             ? endpoint.subscriber(context.runtime.newProc(Block.Type.PROC, block))
             : null;
-        c.subscribe(channel.asString().toString(), handler);
-        return context.tru;
+        Replay.Outcome outcome = c.subscribe(args[0].asString().toString(), handler, position(context, args, c));
+        return outcome == null ? context.fals : context.runtime.newSymbol(outcome.name().toLowerCase(java.util.Locale.ROOT));
+    }
+
+    /** The from: option, or for an event stream without it, where the client asks to resume. */
+    private String position(ThreadContext context, IRubyObject[] args, PushClient c) {
+        if (args.length > 1) {
+            if (!(args[1] instanceof RubyHash options) || options.size() != 1
+                    || !options.containsKey(context.runtime.newSymbol("from"))) {
+                throw context.runtime.newArgumentError("subscribe takes a channel and from: ID, got " + args[1].inspect());
+            }
+            IRubyObject from = options.fastARef(context.runtime.newSymbol("from"));
+            return from == null || from.isNil() ? null : from.asString().toString();
+        }
+        if (c.connection().protocol() != Upgrade.SSE || !(env instanceof RubyHash rack)) {
+            return null;
+        }
+        return SseEvent.lastEventId(text(rack, "HTTP_LAST_EVENT_ID"), text(rack, "QUERY_STRING"));
+    }
+
+    private static String text(RubyHash env, String key) {
+        Object value = env.get(key);
+        return value == null ? null : value.toString();
     }
 
     @JRubyMethod

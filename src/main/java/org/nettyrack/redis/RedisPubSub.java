@@ -52,6 +52,7 @@ public final class RedisPubSub implements PubSub {
     private final Thread subscriberThread;
     private final Thread writerThread;
     private final HistoryReader history; // null: none kept
+    private final HistoryLimits limits;
 
     private RedisPubSub(Builder b) {
         this.url = b.url.toString();
@@ -65,6 +66,7 @@ public final class RedisPubSub implements PubSub {
         this.queue = new PublishQueue(b.queueCapacity, status);
         this.subscriber = new SubscriberLoop(connector, local, subscriptions, liveChannels, queue, status,
             new Backoff(b.minBackoffMillis, b.maxBackoffMillis), "nettyrack:pubsub:control:" + UUID.randomUUID());
+        this.limits = b.history;
         RedisHistory kept = b.history.on() ? new RedisHistory(b.history) : null;
         this.history = kept == null ? null : new HistoryReader(connector, kept);
         Writer writer = new Writer(connector, queue, subscriptions, status,
@@ -97,6 +99,11 @@ public final class RedisPubSub implements PubSub {
             subscriptions.changed(channel);
             queue.wake();
         }
+    }
+
+    @Override
+    public HistoryLimits history() {
+        return limits;
     }
 
     /**

@@ -19,6 +19,7 @@ public final class LocalPubSub implements PubSub {
     private final ConcurrentHashMap<String, Subscribers> channels = new ConcurrentHashMap<>();
     private final ErrorLog errorLog;
     private final MemoryHistory history;
+    private final HistoryLimits limits;
 
     /** Reporting to stderr. */
     public LocalPubSub() {
@@ -33,6 +34,12 @@ public final class LocalPubSub implements PubSub {
     public LocalPubSub(ErrorLog errorLog, HistoryLimits limits) {
         this.errorLog = errorLog;
         this.history = limits.on() ? new MemoryHistory(limits) : null;
+        this.limits = limits;
+    }
+
+    @Override
+    public HistoryLimits history() {
+        return limits;
     }
 
     /**

@@ -83,6 +83,11 @@ public interface PubSub extends AutoCloseable {
     /** Sends data to the channel's subscribers; the caller must not change the array afterwards. */
     void publish(String channel, byte[] data);
 
+    /** The history this engine keeps ({@link HistoryLimits#NONE}: none). */
+    default HistoryLimits history() {
+        return HistoryLimits.NONE;
+    }
+
     /** A cheap look at the engine; in-process engines need not say more than {@link State#LOCAL}. */
     default State state() {
         return State.LOCAL;
