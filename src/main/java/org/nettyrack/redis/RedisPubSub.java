@@ -64,11 +64,12 @@ public final class RedisPubSub implements PubSub {
             ? Connector.through(sentinel, b.timeoutMillis, subscriberTimeout, status)
             : Connector.to((RedisUrl) b.url, b.timeoutMillis, subscriberTimeout);
         this.queue = new PublishQueue(b.queueCapacity, status);
-        this.subscriber = new SubscriberLoop(connector, local, subscriptions, liveChannels, queue, status,
-            new Backoff(b.minBackoffMillis, b.maxBackoffMillis), "nettyrack:pubsub:control:" + UUID.randomUUID());
         this.limits = b.history;
         RedisHistory kept = b.history.on() ? new RedisHistory(b.history) : null;
         this.history = kept == null ? null : new HistoryReader(connector, kept);
+        this.subscriber = new SubscriberLoop(connector, local, new CatchUp(local, history, status), subscriptions,
+            liveChannels, queue, status, new Backoff(b.minBackoffMillis, b.maxBackoffMillis),
+            "nettyrack:pubsub:control:" + UUID.randomUUID());
         Writer writer = new Writer(connector, queue, subscriptions, status,
             new Backoff(b.minBackoffMillis, b.maxBackoffMillis), b.pingMillis, kept);
         this.subscriberThread = daemon(subscriber, "nettyrack-pubsub-subscriber");

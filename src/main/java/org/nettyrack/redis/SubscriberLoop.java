@@ -16,11 +16,13 @@ import redis.clients.jedis.Connection;
  * it, so every process sees one order) to the {@link LocalPubSub}. The loop needs a channel
  * at all times, so it also subscribes to a control channel of its own. When the connection
  * breaks it reconnects with {@link Backoff}, subscribing again to every channel with local
- * subscribers; {@link LinkStatus} logs the loss and the return.
+ * subscribers; {@link LinkStatus} logs the loss and the return. With a history, {@link
+ * CatchUp} hands on what was published while the link was down.
  */
 final class SubscriberLoop implements Runnable {
     private final Connector connector;
     private final LocalPubSub local;
+    private final CatchUp catchUp;
     private final Subscriptions subscriptions;
     private final LiveChannels live;
     private final PublishQueue writerAlarm;
@@ -30,10 +32,11 @@ final class SubscriberLoop implements Runnable {
     private final CountDownLatch stopping = new CountDownLatch(1);
     private volatile Connection current;
 
-    SubscriberLoop(Connector connector, LocalPubSub local, Subscriptions subscriptions, LiveChannels live,
+    SubscriberLoop(Connector connector, LocalPubSub local, CatchUp catchUp, Subscriptions subscriptions, LiveChannels live,
                    PublishQueue writerAlarm, LinkStatus status, Backoff backoff, String controlChannel) {
         this.connector = connector;
         this.local = local;
+        this.catchUp = catchUp;
         this.subscriptions = subscriptions;
         this.live = live;
         this.writerAlarm = writerAlarm;
@@ -119,19 +122,23 @@ final class SubscriberLoop implements Runnable {
                 backoff.reset();
                 status.up();
             } else {
-                live.confirmed(new String(channel, StandardCharsets.UTF_8));
+                String name = new String(channel, StandardCharsets.UTF_8);
+                catchUp.subscribed(name); // before live says so, and before the next message is read
+                live.confirmed(name);
             }
         }
 
         @Override
         public void onUnsubscribe(byte[] channel, int subscribedChannels) {
-            live.unsubscribed(new String(channel, StandardCharsets.UTF_8));
+            String name = new String(channel, StandardCharsets.UTF_8);
+            catchUp.unsubscribed(name);
+            live.unsubscribed(name);
         }
 
         @Override
         public void onMessage(byte[] channel, byte[] message) {
             if (!Arrays.equals(channel, control)) {
-                local.deliver(Envelope.open(new String(channel, StandardCharsets.UTF_8), message));
+                catchUp.deliver(Envelope.open(new String(channel, StandardCharsets.UTF_8), message));
             }
         }
     }

@@ -20,6 +20,8 @@ import org.nettyrack.core.push.HistoryLimits;
 import org.nettyrack.core.push.PubSub.Message;
 import org.nettyrack.core.push.Replay;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.args.ClientType;
+import redis.clients.jedis.params.ClientKillParams;
 
 /** The history in Redis Streams, shared by two engines (two processes), against a real redis-server. */
 @Timeout(120)
@@ -138,6 +140,37 @@ class RedisHistoryTest {
         assertEquals(null, message.id());
         assertEquals("\0nr:not an envelope", text(message));
         assertEquals(Replay.LIVE, plain.resume("chat", "x-1-0"), "an engine without history resumes nothing");
+    }
+
+    /**
+     * A client that stayed connected while its process's link to Redis was down: the messages
+     * published meanwhile come from the history once the link is back, in order, none twice.
+     */
+    @Test
+    void aLinkThatDroppedCatchesUpFromTheHistory() throws Exception {
+        RedisPubSub a = RedisPubSub.builder(redis.url()).history(LIMITS).backoff(500, 500).log(log::add).start();
+        engines.add(a);
+        RedisPubSub b = engine(LIMITS);
+        Inbox heard = new Inbox(WAIT);
+        a.subscribe("chat", heard);
+        a.live("chat").get(10, TimeUnit.SECONDS);
+        b.publish("chat", bytes("before"));
+        assertEquals("before", text(heard.next()));
+
+        try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+            jedis.clientKill(ClientKillParams.clientKillParams().type(ClientType.PUBSUB));
+        }
+        for (String data : List.of("while", "the link", "was down")) {
+            b.publish("chat", bytes(data)); // A reconnects only after 500 ms
+        }
+        List<String> got = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            got.add(text(heard.next()));
+        }
+        assertEquals(List.of("while", "the link", "was down"), got);
+        b.publish("chat", bytes("after"));
+        assertEquals("after", text(heard.next()), "then live messages, none twice");
+        assertEquals(null, heard.poll(200));
     }
 
     @Test

@@ -1,0 +1,70 @@
+package org.nettyrack.redis;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.nettyrack.core.push.LocalPubSub;
+import org.nettyrack.core.push.MessageId;
+import org.nettyrack.core.push.PubSub.Message;
+import org.nettyrack.core.push.Replay;
+
+/**
+ * With a history, closes the gap a lost link leaves for the clients that stayed connected:
+ * the subscriber thread remembers the last id it handed on per channel, and when it has
+ * subscribed a channel again (Redis restarted, a failover) it reads what came after that id
+ * from the history and hands it on before any live message, which it then takes only when
+ * newer. A gap the history no longer covers is said in one line. Subscriber thread only.
+ */
+final class CatchUp {
+    private final LocalPubSub local;
+    private final HistoryReader history; // null: none kept, nothing to catch up from
+    private final LinkStatus status;
+    private final Map<String, MessageId> lastSeen = new ConcurrentHashMap<>();
+
+    CatchUp(LocalPubSub local, HistoryReader history, LinkStatus status) {
+        this.local = local;
+        this.history = history;
+        this.status = status;
+    }
+
+    /** A message from Redis: handed on unless a catch-up already did. */
+    void deliver(Message message) {
+        if (message.id() != null) {
+            MessageId last = lastSeen.get(message.channel());
+            if (last != null && last.sameEpoch(message.id()) && !message.id().after(last)) {
+                return;
+            }
+            if (history != null) {
+                lastSeen.put(message.channel(), message.id());
+            }
+        }
+        local.deliver(message);
+    }
+
+    /** The channel is subscribed (again): what was missed since the last id, if any. */
+    void subscribed(String channel) {
+        MessageId last = history == null ? null : lastSeen.get(channel);
+        if (last == null) {
+            return;
+        }
+        Replay replay;
+        try {
+            replay = history.resume(channel, last.toString());
+        } catch (RuntimeException e) {
+            status.log("cannot read the history of " + channel + " after reconnecting (" + e.getMessage()
+                + "); what was published meanwhile is not delivered");
+            return;
+        }
+        if (replay.outcome() == Replay.Outcome.RESET) {
+            status.log("messages on " + channel + " published while the link was down are no longer in the history");
+            return;
+        }
+        for (Message missed : replay.missed()) {
+            deliver(missed);
+        }
+    }
+
+    /** No subscriber left here: nothing to remember. */
+    void unsubscribed(String channel) {
+        lastSeen.remove(channel);
+    }
+}
