@@ -6,7 +6,7 @@ require_relative "nettyrack_process"
 require_relative "war_helpers"
 
 # The doors the Rack contract specs (spec/contract) run against, each serving
-# spec/fixtures/contract_app with the same LIMITS, started once per spec file:
+# spec/fixtures/contract_app with the same LIMITS (and a push history), started once per spec file:
 #   netty   bin/nettyrack with the limits as CLI flags and --sendfile (x-sendfile honoured), at
 #           the root (SCRIPT_NAME "")
 #   jetty   the WAR `nettyrack war` builds from the app (limits in its config/warble.rb), deployed
@@ -18,7 +18,8 @@ module ContractDoors
   APP = File.join(ROOT, "spec/fixtures/contract_app")
   WORK = File.join(ROOT, "target/contract")
   CONTEXT = "/shop"
-  LIMITS = { "max-uri-length" => 1024, "max-header-size" => 2048, "max-headers" => 20, "max-body-size" => 10_000 }.freeze
+  LIMITS = { "max-uri-length" => 1024, "max-header-size" => 2048, "max-headers" => 20, "max-body-size" => 10_000,
+             "push-history" => 3 }.freeze
   # Jetty 12 needs SLF4J 2; the test class path has Jedis' 1.7 (pom.xml's Surefire setup swaps them too).
   SLF4J = %w[org.slf4j:slf4j-api:2.0.18 org.slf4j:slf4j-nop:2.0.18].freeze
   BOOT_TIMEOUT = 240

@@ -115,6 +115,24 @@ RSpec.shared_examples "the push contract" do
       )
     end
 
+    # Every door runs with --push-history 3 (the push-history context param in a WAR).
+    it "resumes an event stream from its Last-Event-ID through the push history, and resets one not ours" do
+      channel = fresh("history")
+      expect(get("/push/publish?channel=#{channel}&message=m1").code).to eq("200")
+      first = event_stream("name=#{fresh('h')}&channel=#{channel}&close=1&last_event_id=not-ours", 3)
+      expect(first["error"]).to be_nil
+      reset, *rest = first["events"]
+      expect([reset["type"], reset["data"]]).to eq(["reset", channel])
+      expect(reset["last_event_id"]).to match(/\A[a-z0-9]+-\d+-\d+\z/) # m1's: the newest
+      expect(rest.map { |e| e["data"] }).to eq(%w[one tick])
+
+      %w[m2 m3].each { |m| expect(get("/push/publish?channel=#{channel}&message=#{m}").code).to eq("200") }
+      again = event_stream("name=#{fresh('h')}&channel=#{channel}&close=1&last_event_id=#{reset['last_event_id']}", 4)
+      expect(again["error"]).to be_nil
+      expect(again["events"].map { |e| e["data"] }).to eq(%w[m2 m3 one tick])
+      expect(again["events"].first["last_event_id"]).to match(/-\d+-\d+\z/)
+    end
+
     # The Netty door sees the client go; a container only at its next write (docs/war.md:
     # "a client that goes is noticed at the next write"), so there the spec publishes to it.
     it "calls on_close once when the client goes away (a container: at the next write)" do
