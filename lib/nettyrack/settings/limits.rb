@@ -51,6 +51,9 @@ module Nettyrack
             servlet: true),
       limit(:max_push_queue, :size, 1 * MIB, :maxPushQueue, "bytes queued for a slow push client; closed with 1008 beyond",
             servlet: true),
+      limit(:push_send_buffer, :size, 64 * KIB, :pushSendBuffer,
+            "socket send buffer of a push connection (doubled by the kernel): what a client not reading holds " \
+            "there before --max-push-queue counts; 0: the OS's (Linux: up to 4 MB)"),
       limit(:push_timeout, :seconds, 40, :pushTimeoutMillis,
             "push idle time before a ping (SSE: a comment); silent WebSockets closed after 2x", servlet: true),
       limit(:control_timeout, :seconds, 5, :controlTimeoutMillis, "time /thread-backtraces waits for a worker to read Ruby backtraces")

@@ -90,6 +90,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         private int maxMessageSize = PushSettings.DEFAULTS.maxMessageSize();
         private long maxPushQueue = PushSettings.DEFAULTS.maxPushQueue();
         private long pushTimeoutMillis = PushSettings.DEFAULTS.pushTimeoutMillis();
+        private int pushSendBuffer = PushSettings.DEFAULTS.pushSendBuffer();
         private org.nettyrack.core.files.FileOptions files = FileSettings.DEFAULTS.files();
         private long fileCacheMillis = FileSettings.DEFAULTS.fileCacheMillis();
         private int fileCacheEntries = FileSettings.DEFAULTS.fileCacheEntries();
@@ -130,6 +131,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         public Builder maxMessageSize(int n) { maxMessageSize = n; return this; }
         public Builder maxPushQueue(long n) { maxPushQueue = n; return this; }
         public Builder pushTimeoutMillis(long ms) { pushTimeoutMillis = ms; return this; }
+        public Builder pushSendBuffer(int bytes) { pushSendBuffer = bytes; return this; }
         public Builder proxyProtocol(boolean on) { proxyProtocol = on; return this; }
         public Builder http2(boolean on) { http2 = on; return this; }
         public Builder maxConcurrentStreams(int n) { maxConcurrentStreams = n; return this; }
@@ -158,7 +160,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
                 new Timeouts(headerTimeoutMillis, bodyTimeoutMillis, bodyMinRate, keepAliveTimeoutMillis, writeTimeoutMillis,
                     shutdownTimeoutMillis),
                 new Http2Settings(http2, maxConcurrentStreams, http2InitialWindow, http2MaxResets, http2ResetWindowMillis),
-                new PushSettings(maxMessageSize, maxPushQueue, pushTimeoutMillis),
+                new PushSettings(maxMessageSize, maxPushQueue, pushTimeoutMillis, pushSendBuffer),
                 new FileSettings(files, fileCacheMillis, fileCacheEntries, earlyHints),
                 new LogSettings(accessLog, accessLogFormat, errorLog),
                 new ControlSettings(control, controlTimeoutMillis));

@@ -3,6 +3,7 @@ package org.nettyrack.netty.push;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
@@ -81,6 +82,10 @@ public final class PushUpgrade {
         channel.config().setAutoRead(false);
 
         boolean stream = wire.isStream();
+        if (!stream && config.push().pushSendBuffer() > 0) {
+            // A client that stops reading holds at most this (doubled) in the kernel, then the queue counts.
+            channel.config().setOption(ChannelOption.SO_SNDBUF, config.push().pushSendBuffer());
+        }
         ChannelFuture handshake = protocol != Upgrade.WEBSOCKET ? sse(channel, accepted.head(), accepted.status(), accepted.headers())
             : stream ? websocketOverHttp2(channel, wire, accepted.head(), accepted.headers(), config)
             : websocket(channel, accepted, config);

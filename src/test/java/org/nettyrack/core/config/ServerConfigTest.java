@@ -196,7 +196,7 @@ class ServerConfigTest {
         assertEquals(new RequestLimits(100, 300, 8, 400, 9, 10, 24), c.limits());
         assertEquals(new Timeouts(11, 12, 13, 14, 15, 16), c.timeouts());
         assertEquals(new Http2Settings(false, 17, 2048, 18, 19_000), c.http2Settings());
-        assertEquals(new PushSettings(200, 2000, 500), c.push());
+        assertEquals(new PushSettings(200, 2000, 500, 64 * 1024), c.push());
         assertEquals(new FileSettings(org.nettyrack.core.files.FileOptions.NONE, 20, 21, false), c.fileSettings());
         assertEquals(new LogSettings(access, AccessLogFormat.JSON, LogSettings.DEFAULTS.errorLog()), c.logs());
         assertEquals(new ControlSettings(new ControlEndpoint("127.0.0.1", 22, "t"), 23), c.controlSettings());
