@@ -105,7 +105,7 @@ RSpec.describe Nettyrack::CLI do
       argv = %w[--max-body-size 10m --max-header-size 32k --max-uri-length 4096 --max-headers 50
                 --max-chunk-extensions 8k --body-buffer 1m --body-timeout 10 --body-min-rate 4k
                 --header-timeout 5 --keep-alive-timeout 500ms --write-timeout 1.5 --shutdown-timeout 2m
-                --queue-size 10 --max-connections 500 --io-threads 4 --max-message-size 64k --max-push-queue 2m --push-timeout 30
+                --queue-size 10 --max-connections 500 --io-threads 4 --max-message-size 64k --max-push-queue 2m --push-send-buffer 16k --push-timeout 30
                 --control-timeout 500ms --max-concurrent-streams 8 --http2-initial-window 1m
                 --http2-max-resets 50 --http2-reset-window 10 --worker-nice 0 --file-cache 250ms
                 --file-cache-entries 64 --max-discard-size 2m --wait-threads 6]
@@ -114,7 +114,7 @@ RSpec.describe Nettyrack::CLI do
         max_chunk_extensions: 8 * 1024, body_buffer: 1024 * 1024, body_timeout: 10, body_min_rate: 4096,
         header_timeout: 5, keep_alive_timeout: 0.5, write_timeout: 1.5,
         shutdown_timeout: 120, queue_size: 10, max_connections: 500, io_threads: 4, max_message_size: 64 * 1024,
-        max_push_queue: 2 * 1024 * 1024, push_timeout: 30, control_timeout: 0.5,
+        max_push_queue: 2 * 1024 * 1024, push_send_buffer: 16 * 1024, push_timeout: 30, control_timeout: 0.5,
         max_concurrent_streams: 8, http2_initial_window: 1024 * 1024, http2_max_resets: 50, http2_reset_window: 10,
         worker_nice: 0, file_cache: 0.25, file_cache_entries: 64, max_discard_size: 2 * 1024 * 1024, wait_threads: 6
       )
