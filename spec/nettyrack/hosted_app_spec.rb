@@ -9,6 +9,7 @@ require "nettyrack/hosted_app"
 RSpec.describe Nettyrack::HostedApp do
   around do |example|
     pwd = Dir.pwd
+    pubsub = Nettyrack.pubsub # a boot with a push history puts its engine there
     Dir.mktmpdir do |root|
       @root = root
       FileUtils.mkdir_p(File.join(root, "WEB-INF"))
@@ -16,6 +17,7 @@ RSpec.describe Nettyrack::HostedApp do
     end
   ensure
     Dir.chdir(pwd)
+    Nettyrack.pubsub = pubsub
   end
 
   let(:log) do
