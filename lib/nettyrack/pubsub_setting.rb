@@ -51,12 +51,13 @@ module Nettyrack
       raise ConfigError, "#{value.inspect} is not a Redis URL (#{URL_SHAPE})"
     end
 
-    # The engine for a setting: nil for in-process (Nettyrack.pubsub stays as it is), else a
-    # RedisPubSub, connecting in the background and logging its trouble to errors.
+    # The engine for a setting: nil for in-process (Nettyrack.pubsub stays as it is), else the
+    # one its scheme names (EngineBuilder.of), connecting in the background and logging its
+    # trouble to errors.
     def engine(setting, errors: $stderr)
       return nil if setting.nil?
 
-      Java::OrgNettyrackRedis::RedisPubSub.builder(setting).logTo(errors.to_outputstream).start
+      Java::OrgNettyrackRedis::EngineBuilder.of(setting).logTo(errors.to_outputstream).start
     rescue Java::JavaLang::IllegalArgumentException => e
       raise ConfigError, e.message
     end
