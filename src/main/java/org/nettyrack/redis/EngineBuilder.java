@@ -11,11 +11,12 @@ import org.nettyrack.core.push.PubSub;
 /**
  * A Redis engine's settings, each checked as it is given, and its {@link #start}: the one
  * place an engine is made from a URL. {@link #of} picks the engine by the URL's scheme
- * ({@link RedisPubSub} for {@code redis://}, {@code rediss://} and {@code redis-sentinel://});
- * {@link RedisPubSub#builder} gives its type.
+ * ({@link RedisPubSub} for {@code redis://}, {@code rediss://} and {@code redis-sentinel://},
+ * {@link ClusterPubSub} for {@code redis-cluster://}); {@link RedisPubSub#builder} and
+ * {@link ClusterPubSub#builder} give one engine's type.
  *
  * <pre>
- * PubSub engine = EngineBuilder.of("redis://10.0.0.5:6379").logTo(System.err).start();
+ * PubSub engine = EngineBuilder.of("redis-cluster://10.0.0.5:7000").logTo(System.err).start();
  * </pre>
  */
 public final class EngineBuilder<E extends PubSub> {
@@ -48,7 +49,9 @@ public final class EngineBuilder<E extends PubSub> {
 
     /** The engine a URL's scheme names; IllegalArgumentException says what is wrong with the URL. */
     public static EngineBuilder<PubSub> of(String url) {
-        return new EngineBuilder<>(RedisPubSub.engine(url));
+        return url.startsWith(ClusterUrl.SCHEME)
+            ? new EngineBuilder<>(ClusterPubSub.engine(url))
+            : new EngineBuilder<>(RedisPubSub.engine(url));
     }
 
     /** Messages that may wait for Redis; the oldest are dropped beyond it. Default 10,000. */
