@@ -25,8 +25,6 @@ import redis.clients.jedis.Protocol;
  * channels are placed again by the next sync, on the owner the current {@link SlotMap} names.
  */
 final class ShardSubscriptions {
-    private static final int CHANNELS_PER_COMMAND = 1000;
-
     private final LocalPubSub local;
     private final Set<String> dirty = ConcurrentHashMap.newKeySet();
     /** Which connection each channel was sent to (SSUBSCRIBE), until it is taken off. */
@@ -133,14 +131,13 @@ final class ShardSubscriptions {
     }
 
     private static void send(ShardListener shard, Protocol.Command command, Set<String> channels) {
-        Map<Integer, List<byte[]>> bySlot = new TreeMap<>();
+        Map<Integer, List<String>> bySlot = new TreeMap<>();
         for (String channel : channels) {
-            bySlot.computeIfAbsent(SlotMap.slot(channel), s -> new ArrayList<>()).add(Subscriptions.bytes(channel));
+            bySlot.computeIfAbsent(SlotMap.slot(channel), s -> new ArrayList<>()).add(channel);
         }
-        for (List<byte[]> slotChannels : bySlot.values()) {
-            for (int from = 0; from < slotChannels.size(); from += CHANNELS_PER_COMMAND) {
-                List<byte[]> part = slotChannels.subList(from, Math.min(slotChannels.size(), from + CHANNELS_PER_COMMAND));
-                shard.send(command, part.toArray(byte[][]::new));
+        for (List<String> slotChannels : bySlot.values()) {
+            for (byte[][] chunk : Subscriptions.chunks(slotChannels)) {
+                shard.send(command, chunk);
             }
         }
     }
