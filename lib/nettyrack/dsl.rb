@@ -160,7 +160,8 @@ module Nettyrack
     #   restart_nice 10                  # how much lower in priority it boots and warms up
     #   control_url "tcp://127.0.0.1:9293" # GET /stats, /thread-backtraces, POST /stop, /restart...
     #   control_token ENV.fetch("NETTYRACK_CONTROL_TOKEN") # or no_control_token
-    #   pubsub "redis://10.0.0.5:6379/0" # or :redis for $REDIS_URL, :local (default)
+    #   pubsub "redis://10.0.0.5:6379/0" # or :redis for $REDIS_URL, :local (default),
+    #                                    # redis-sentinel://..., redis-cluster://HOST:PORT,HOST:PORT
     #   max_body_size "10m"              # and every limit and tuning value: nettyrack --help
     SETTINGS.each do |row|
       if row.dsl == true && row.bare.nil?

@@ -18,9 +18,9 @@ module Nettyrack
   # turns the settings a servlet door applies (the SETTINGS rows marked servlet), named as the
   # CLI's flags without the dashes (max-body-size; threads: how many requests run the app at
   # once, RAILS_MAX_THREADS else the CLI's default), into the ServerConfig the door reads; the
-  # pubsub param, as the CLI's --pubsub (local, redis for $REDIS_URL, or a redis:// URL), picks
-  # the engine that becomes Nettyrack.pubsub and the door's. Every failure is a BootError of one
-  # line.
+  # pubsub param, as the CLI's --pubsub (local, redis for $REDIS_URL, or a redis://,
+  # redis-sentinel:// or redis-cluster:// URL), picks the engine that becomes Nettyrack.pubsub
+  # and the door's. Every failure is a BootError of one line.
   #
   #   app, config, pubsub = Nettyrack::HostedApp.boot({ "rackup.path" => "/WEB-INF/config.ru" }, "/srv/app", log)
   module HostedApp

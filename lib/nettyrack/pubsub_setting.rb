@@ -7,12 +7,13 @@ module Nettyrack
   # The pub/sub engine setting: where client.subscribe/publish and Nettyrack.publish messages
   # travel. nil is in-process (Nettyrack.pubsub's LocalPubSub: this process only); a redis://
   # or rediss:// URL is through that Redis server, shared by every nettyrack process using it;
-  # a redis-sentinel:// URL through the master its sentinels name, followed across failovers.
+  # a redis-sentinel:// URL through the master its sentinels name, followed across failovers;
+  # a redis-cluster:// URL through a Redis Cluster's sharded pub/sub (seed nodes listed).
   #
   #   PubSubSetting.setting("redis://10.0.0.5:6379/2")  # => "redis://10.0.0.5:6379/2" (checked)
   #   PubSubSetting.setting("redis", ENV)               # => ENV["REDIS_URL"] (checked)
   #   PubSubSetting.setting("local")                    # => nil
-  #   PubSubSetting.engine(url, errors: $stderr)        # => a started org.nettyrack.redis.RedisPubSub
+  #   PubSubSetting.engine(url, errors: $stderr)        # => a started RedisPubSub (ClusterPubSub for redis-cluster://)
   #   PubSubSetting.engine(nil, history: { messages: 100, ttl: 300, channels: 10_000 }) # => a LocalPubSub keeping history
   #   PubSubSetting.serving(url, errors: $stderr) { ... } # Nettyrack.pubsub is that engine in the block
   #
@@ -24,10 +25,13 @@ module Nettyrack
     module_function
 
     USAGE = "use local, redis for $REDIS_URL, redis://[:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS), " \
-            "or redis-sentinel://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB]"
+            "redis-sentinel://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB], " \
+            "or redis-cluster://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]"
     SENTINEL_SHAPE = "use redis-sentinel://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB]"
-    SENTINEL_HOST = %r{(?:\[[0-9A-Fa-f:.%]+\]|[\w.-]+)(?::\d{1,5})?}
-    SENTINEL = %r{\Aredis-sentinel://(?:[^@/]*@)?#{SENTINEL_HOST}(?:,#{SENTINEL_HOST})*/[^/?#]+(?:/\d{1,5})?\z}
+    CLUSTER_SHAPE = "use redis-cluster://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]"
+    HOST_PORT = %r{(?:\[[0-9A-Fa-f:.%]+\]|[\w.-]+)(?::\d{1,5})?}
+    SENTINEL = %r{\Aredis-sentinel://(?:[^@/]*@)?#{HOST_PORT}(?:,#{HOST_PORT})*/[^/?#]+(?:/\d{1,5})?\z}
+    CLUSTER = %r{\Aredis-cluster://(?:[^@/]*@)?#{HOST_PORT}(?:,#{HOST_PORT})*\z}
     URL_SHAPE = "use redis://[:PASSWORD@]HOST[:PORT][/DB]"
 
     def setting(value, env = ENV)
@@ -38,10 +42,12 @@ module Nettyrack
       end
     end
 
-    # A redis://, rediss:// or redis-sentinel:// URL, returned as given once it is known to be usable.
+    # A redis://, rediss://, redis-sentinel:// or redis-cluster:// URL, returned as given once
+    # it is known to be usable.
     def url(value)
       text = value.to_s.strip
       return sentinel_url(value, text) if text.start_with?("redis-sentinel://")
+      return cluster_url(value, text) if text.start_with?("redis-cluster://")
       raise ConfigError, "#{value.inspect} is not a pub/sub engine (#{USAGE})" unless text.match?(%r{\Arediss?://})
 
       problem = url_problem(URI.parse(text))
@@ -55,8 +61,9 @@ module Nettyrack
     NO_HISTORY = { messages: 0, ttl: 0, channels: 0 }.freeze
 
     # The engine for a setting: nil for in-process without history (Nettyrack.pubsub stays as
-    # it is), an in-process LocalPubSub keeping history, or a RedisPubSub (keeping history in
-    # Redis Streams), connecting in the background and logging its trouble to errors.
+    # it is), an in-process LocalPubSub keeping history, or the one the URL's scheme names
+    # (EngineBuilder.of: RedisPubSub keeping history in Redis Streams, ClusterPubSub),
+    # connecting in the background and logging its trouble to errors.
     # history: { messages:, ttl: (seconds), channels: } (Configuration#push_history).
     def engine(setting, history: NO_HISTORY, errors: $stderr)
       limits = history_limits(history)
@@ -70,7 +77,7 @@ module Nettyrack
     end
 
     def redis(setting, limits, errors)
-      Java::OrgNettyrackRedis::RedisPubSub.builder(setting).history(limits).logTo(errors.to_outputstream).start
+      Java::OrgNettyrackRedis::EngineBuilder.of(setting).history(limits).logTo(errors.to_outputstream).start
     end
 
     def history_limits(history)
@@ -107,6 +114,13 @@ module Nettyrack
       text
     end
 
+    # The shape only: the engine (Java's ClusterUrl) says more about a URL this lets through.
+    def cluster_url(value, text)
+      raise ConfigError, "#{value.inspect} is not a Redis Cluster URL (#{CLUSTER_SHAPE})" unless text.match?(CLUSTER)
+
+      text
+    end
+
     def url_problem(uri)
       return "no host" if uri.host.to_s.empty?
       return "port #{uri.port} is not in 1..65535" if uri.port && !uri.port.between?(1, 65_535)
@@ -116,6 +130,6 @@ module Nettyrack
       nil
     end
 
-    private_class_method :from_env, :sentinel_url, :url_problem, :redis, :history_limits
+    private_class_method :from_env, :sentinel_url, :cluster_url, :url_problem, :redis, :history_limits
   end
 end

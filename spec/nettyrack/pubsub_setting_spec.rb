@@ -34,6 +34,19 @@ RSpec.describe Nettyrack::PubSubSetting do
       end
     end
 
+    it "takes redis-cluster:// URLs as they are: seed nodes, a password" do
+      urls = %w[redis-cluster://10.0.0.1 redis-cluster://:pw@n1:7000,n2:7001,[::1]:7002]
+      expect(urls.map { |url| described_class.setting(url, {}) }).to eq(urls)
+    end
+
+    it "names the shape a redis-cluster:// URL must have" do
+      shape = "(use redis-cluster://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...])"
+      %w[redis-cluster:// redis-cluster://n1:7000/0 redis-cluster://n1,,n2 redis-cluster://n1:port
+         redis-cluster://n1?x=1].each do |url|
+        expect(error(url)).to eq(%("#{url}" is not a Redis Cluster URL #{shape}))
+      end
+    end
+
     it "reads $REDIS_URL for redis alone" do
       env = { "REDIS_URL" => "redis://cache:6379/1" }
       expect([described_class.setting("redis", env), described_class.setting(:redis, env)])
@@ -49,8 +62,9 @@ RSpec.describe Nettyrack::PubSubSetting do
 
     it "names what is wrong with a URL" do
       expect(error("memcached://h")).to eq('"memcached://h" is not a pub/sub engine (use local, redis for ' \
-                                           "$REDIS_URL, redis://[:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS), or " \
-                                           "redis-sentinel://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB])")
+                                           "$REDIS_URL, redis://[:PASSWORD@]HOST[:PORT][/DB] (rediss:// for TLS), " \
+                                           "redis-sentinel://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...]/MASTER-NAME[/DB], " \
+                                           "or redis-cluster://[:PASSWORD@]HOST[:PORT][,HOST[:PORT]...])")
       expect(error("127.0.0.1:6379")).to start_with('"127.0.0.1:6379" is not a pub/sub engine')
       expect(error("redis://h:70000")).to eq('"redis://h:70000" is not a Redis URL (port 70000 is not in 1..65535)')
       expect(error("redis://h:port")).to eq('"redis://h:port" is not a Redis URL (use redis://[:PASSWORD@]HOST[:PORT][/DB])')
@@ -84,6 +98,29 @@ RSpec.describe Nettyrack::PubSubSetting do
       expect(errors.string).to match(%r{\Anettyrack: pubsub: cannot reach Redis at redis://127\.0\.0\.1:#{port} \(.+\); retrying\n\z})
     ensure
       engine&.close
+    end
+  end
+
+  describe ".engine for redis-cluster://" do
+    it "starts the Cluster engine, which says in one line that no seed node answers" do
+      errors = StringIO.new
+      port = TCPServer.open("127.0.0.1", 0) { |server| server.addr[1] } # nobody listens there now
+      engine = described_class.engine("redis-cluster://127.0.0.1:#{port}", errors: errors)
+      expect(engine).to be_a(Java::OrgNettyrackRedis::ClusterPubSub)
+      expect(engine.state.engine).to eq("redis-cluster")
+      limit = Deadline.now + 20
+      IO.select(nil, nil, nil, 0.02) while errors.string.empty? && Deadline.now < limit
+      expect(errors.string.lines.size).to eq(1)
+      expect(errors.string).to start_with("nettyrack: pubsub: cannot reach Redis at redis-cluster://127.0.0.1:#{port} " \
+                                          "(no node gave the cluster's slots (127.0.0.1:#{port}: ")
+      expect(errors.string).to end_with("); retrying\n")
+    ensure
+      engine&.close
+    end
+
+    it "turns what the engine finds wrong past the shape into one ConfigError line" do
+      expect { described_class.engine("redis-cluster://n1:0") }
+        .to raise_error(Nettyrack::ConfigError, '"redis-cluster://n1:0" is not a Redis Cluster URL (port 0 is not in 1..65535)')
     end
   end
 

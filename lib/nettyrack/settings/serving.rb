@@ -67,14 +67,16 @@ module Nettyrack
                                                                     keyword: true,
                                                                     help: ["common (Rack::CommonLogger's line, the default),",
                                                                            "or json (one JSON object a line)"]),
-      # nil: in-process; a redis:// or redis-sentinel:// URL: through Redis
+      # nil: in-process; a redis://, redis-sentinel:// or redis-cluster:// URL: through Redis
       Setting.new(:pubsub, nil, ->(value, env) { PubSubSetting.setting(value, env) }, group: :running, flags: ["--pubsub URL"],
                   help: ["pub/sub across processes through Redis: redis://HOST[:PORT][/DB],",
-                         "redis-sentinel://HOST[:PORT][,HOST[:PORT]...]/MASTER[/DB], or `redis`",
+                         "redis-sentinel://HOST[:PORT][,HOST[:PORT]...]/MASTER[/DB],",
+                         "redis-cluster://HOST[:PORT][,HOST[:PORT]...] (sharded), or `redis`",
                          "for $REDIS_URL; `local` keeps it in-process (default)"],
                   option: "pubsub=URL",
                   option_help: "pub/sub across processes through Redis: redis://HOST[:PORT][/DB], " \
-                               "redis-sentinel://HOST[:PORT],.../MASTER, or redis for $REDIS_URL"),
+                               "redis-sentinel://HOST[:PORT],.../MASTER, redis-cluster://HOST[:PORT],..., " \
+                               "or redis for $REDIS_URL"),
       # 0: none; else kept per channel (Redis Streams with a redis pubsub, memory in-process)
       Setting.new(:push_history, 0, :count, group: :running, flags: ["--push-history N"], option: "push_history=N",
                                             help: ["keep each channel's last N messages, so push clients resume",

@@ -15,7 +15,7 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * Opens the engine's Jedis connections to the Redis master: the one a {@link RedisUrl} names,
  * or the one a {@link SentinelUrl}'s sentinels name now ({@link SentinelLookup}), which must
  * then say it is a master ({@code ROLE}), so that a connection never lands on a replica just
- * demoted. Connected, authenticated and on the URL's database when returned, speaking RESP2
+ * demoted; or, for a {@link ClusterUrl}, to whichever node of the cluster is asked for. Connected, authenticated and on the URL's database when returned, speaking RESP2
  * (whose pub/sub replies Jedis' blocking subscribe loop reads). Connect and command timeouts
  * are bounded; so is the subscriber's wait for its next message, which the writer's periodic
  * PING keeps from running out.
@@ -45,6 +45,13 @@ final class Connector {
             false, timeoutMillis, subscriberTimeoutMillis));
     }
 
+    /** Connections to the nodes of a cluster ({@link #connect(HostAndPort)}), with its URL's credentials. */
+    static Connector toCluster(ClusterUrl url, int timeoutMillis, int subscriberTimeoutMillis) {
+        return new Connector(() -> {
+            throw new IllegalStateException("a cluster has no one master: connect to a node");
+        }, false, config("nettyrack-pubsub", url.user(), url.password(), 0, false, timeoutMillis, subscriberTimeoutMillis));
+    }
+
     private static JedisClientConfig config(String name, String user, String password, int database, boolean tls,
                                             int timeoutMillis, int subscriberTimeoutMillis) {
         DefaultJedisClientConfig.Builder builder = DefaultJedisClientConfig.builder()
@@ -65,7 +72,7 @@ final class Connector {
     /** A new connection to the master; JedisException (a RuntimeException) when it cannot be had. */
     Connection connect() {
         HostAndPort at = master.get();
-        Connection connection = new Connection(at, config);
+        Connection connection = connect(at);
         if (checkRole) {
             try {
                 requireMaster(connection, at);
@@ -75,6 +82,24 @@ final class Connector {
             }
         }
         return connection;
+    }
+
+    /** A new connection to the node at {@code at}; JedisException when it cannot be had. */
+    NodeConnection connect(HostAndPort at) {
+        return new NodeConnection(at, config);
+    }
+
+    /** A connection that can send one command at once while another thread reads its replies. */
+    static final class NodeConnection extends Connection {
+        NodeConnection(HostAndPort at, JedisClientConfig config) {
+            super(at, config);
+        }
+
+        /** Writes and flushes the command; its reply is read elsewhere. */
+        void send(Protocol.Command command, byte[]... args) {
+            sendCommand(command, args);
+            flush();
+        }
     }
 
     private static void requireMaster(Connection connection, HostAndPort at) {

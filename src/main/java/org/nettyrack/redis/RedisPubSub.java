@@ -1,13 +1,9 @@
 package org.nettyrack.redis;
 
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import org.nettyrack.core.ErrorLog;
+import java.util.function.Function;
 import org.nettyrack.core.push.HistoryLimits;
 import org.nettyrack.core.push.LocalPubSub;
 import org.nettyrack.core.push.PubSub;
@@ -32,8 +28,9 @@ import org.nettyrack.core.push.Replay;
  * {@code redis-sentinel://} URL each connection goes to the master the sentinels name at that
  * moment ({@link SentinelLookup}); after a failover Sentinel disconnects the old master's
  * clients, and the reconnection finds the new master, saying so in one line. With a {@link
- * Builder#history} each message is kept in a Redis Stream as it is published ({@link
- * RedisHistory}), and a subscriber can {@link #resume} from an id.
+ * EngineBuilder#history} each message is kept in a Redis Stream as it is published ({@link
+ * RedisHistory}), a subscriber can {@link #resume} from an id, and after a lost link the
+ * subscriber thread catches up from the history ({@link CatchUp}).
  *
  * <pre>
  * RedisPubSub engine = RedisPubSub.builder("redis://127.0.0.1:6379").logTo(System.err).start();
@@ -54,31 +51,34 @@ public final class RedisPubSub implements PubSub {
     private final HistoryReader history; // null: none kept
     private final HistoryLimits limits;
 
-    private RedisPubSub(Builder b) {
-        this.url = b.url.toString();
-        this.local = new LocalPubSub(b.errorLog);
+    private RedisPubSub(Object redis, EngineBuilder.Settings settings) {
+        this.url = redis.toString();
+        this.local = new LocalPubSub(settings.errorLog());
         this.subscriptions = new Subscriptions(local);
-        this.status = new LinkStatus(url, b.log);
-        int subscriberTimeout = (int) Math.min(Integer.MAX_VALUE, 3 * b.pingMillis);
-        Connector connector = b.url instanceof SentinelUrl sentinel
-            ? Connector.through(sentinel, b.timeoutMillis, subscriberTimeout, status)
-            : Connector.to((RedisUrl) b.url, b.timeoutMillis, subscriberTimeout);
-        this.queue = new PublishQueue(b.queueCapacity, status);
-        this.limits = b.history;
-        RedisHistory kept = b.history.on() ? new RedisHistory(b.history) : null;
+        this.status = new LinkStatus(url, settings.log());
+        Connector connector = redis instanceof SentinelUrl sentinel
+            ? Connector.through(sentinel, settings.timeoutMillis(), settings.subscriberTimeoutMillis(), status)
+            : Connector.to((RedisUrl) redis, settings.timeoutMillis(), settings.subscriberTimeoutMillis());
+        this.queue = new PublishQueue(settings.queueCapacity(), status);
+        this.limits = settings.history();
+        RedisHistory kept = limits.on() ? new RedisHistory(limits) : null;
         this.history = kept == null ? null : new HistoryReader(connector, kept);
         this.subscriber = new SubscriberLoop(connector, local, new CatchUp(local, history, status), subscriptions,
-            liveChannels, queue, status, new Backoff(b.minBackoffMillis, b.maxBackoffMillis),
-            "nettyrack:pubsub:control:" + UUID.randomUUID());
-        Writer writer = new Writer(connector, queue, subscriptions, status,
-            new Backoff(b.minBackoffMillis, b.maxBackoffMillis), b.pingMillis, kept);
-        this.subscriberThread = daemon(subscriber, "nettyrack-pubsub-subscriber");
-        this.writerThread = daemon(writer, "nettyrack-pubsub-writer");
+            liveChannels, queue, status, settings.backoff(), "nettyrack:pubsub:control:" + UUID.randomUUID());
+        Writer writer = new Writer(connector, queue, subscriptions, status, settings.backoff(), settings.pingMillis(), kept);
+        this.subscriberThread = EngineThreads.daemon(subscriber, "nettyrack-pubsub-subscriber");
+        this.writerThread = EngineThreads.daemon(writer, "nettyrack-pubsub-writer");
     }
 
     /** url: {@code redis://} or {@code rediss://} ({@link RedisUrl}), or {@code redis-sentinel://} ({@link SentinelUrl}). */
-    public static Builder builder(String url) {
-        return new Builder(url.startsWith(SentinelUrl.SCHEME) ? SentinelUrl.parse(url) : RedisUrl.parse(url));
+    public static EngineBuilder<RedisPubSub> builder(String url) {
+        return new EngineBuilder<>(engine(url));
+    }
+
+    /** The URL parsed now (IllegalArgumentException when it is wrong), the engine made on start. */
+    static Function<EngineBuilder.Settings, RedisPubSub> engine(String url) {
+        Object redis = url.startsWith(SentinelUrl.SCHEME) ? SentinelUrl.parse(url) : RedisUrl.parse(url);
+        return settings -> new RedisPubSub(redis, settings);
     }
 
     @Override
@@ -136,8 +136,8 @@ public final class RedisPubSub implements PubSub {
         queue.close();
         subscriber.stop();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_MILLIS);
-        join(subscriberThread, deadline);
-        join(writerThread, deadline);
+        EngineThreads.join(subscriberThread, deadline);
+        EngineThreads.join(writerThread, deadline);
         if (history != null) {
             history.close();
         }
@@ -161,102 +161,5 @@ public final class RedisPubSub implements PubSub {
     @Override
     public String toString() {
         return "RedisPubSub(" + url + ")";
-    }
-
-    private static Thread daemon(Runnable loop, String name) {
-        Thread thread = new Thread(loop, name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
-    }
-
-    private static void join(Thread thread, long deadline) {
-        try {
-            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** The engine's settings; {@link #start} connects (in the background) and returns it. */
-    public static final class Builder {
-        /** A RedisUrl or a SentinelUrl. */
-        private final Object url;
-        private int queueCapacity = 10_000;
-        private Consumer<String> log = line -> { };
-        private ErrorLog errorLog = ErrorLog.stderr();
-        private long minBackoffMillis = 100;
-        private long maxBackoffMillis = 5_000;
-        private long pingMillis = 10_000;
-        private int timeoutMillis = 2_000;
-        private HistoryLimits history = HistoryLimits.NONE;
-
-        private Builder(Object url) {
-            this.url = url;
-        }
-
-        /** Messages that may wait for Redis; the oldest are dropped beyond it. Default 10,000. */
-        public Builder queueCapacity(int messages) {
-            this.queueCapacity = messages;
-            return this;
-        }
-
-        /** Where the engine's lines go ("nettyrack: pubsub: lost Redis at ..."). Default: nowhere. */
-        public Builder log(Consumer<String> sink) {
-            this.log = sink;
-            return this;
-        }
-
-        /**
-         * Like {@link #log}, one line at a time to a stream (the server's error stream), where a
-         * local subscriber's failure is reported too (stderr otherwise).
-         */
-        public Builder logTo(OutputStream stream) {
-            PrintStream out = new PrintStream(stream, true, StandardCharsets.UTF_8);
-            this.errorLog = new ErrorLog(stream);
-            return log(out::println);
-        }
-
-        /** Reconnection delays: the first, doubling up to the last. Default 100 ms to 5 s. */
-        public Builder backoff(long minMillis, long maxMillis) {
-            Backoff.check(minMillis, maxMillis);
-            this.minBackoffMillis = minMillis;
-            this.maxBackoffMillis = maxMillis;
-            return this;
-        }
-
-        /** How often the subscriber connection is pinged; it is given up after 3 silent intervals. */
-        public Builder pingMillis(long millis) {
-            if (millis < 1) {
-                throw new IllegalArgumentException("the ping interval must be at least 1 ms, got " + millis);
-            }
-            this.pingMillis = millis;
-            return this;
-        }
-
-        /** Connect and command timeout. Default 2 s. */
-        public Builder timeoutMillis(int millis) {
-            if (millis < 1) {
-                throw new IllegalArgumentException("the Redis timeout must be at least 1 ms, got " + millis);
-            }
-            this.timeoutMillis = millis;
-            return this;
-        }
-
-        /**
-         * Keep each channel's last messages in Redis Streams within limits, so subscribers can
-         * resume from an id. Default: none. Needs Redis 7.
-         */
-        public Builder history(HistoryLimits limits) {
-            this.history = limits;
-            return this;
-        }
-
-        public RedisPubSub start() {
-            if (queueCapacity < 1) {
-                throw new IllegalArgumentException("the publish queue needs room for 1 message at least, got " + queueCapacity);
-            }
-            return new RedisPubSub(this);
-        }
     }
 }

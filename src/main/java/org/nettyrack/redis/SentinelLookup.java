@@ -41,10 +41,10 @@ final class SentinelLookup {
     /** The master's address; JedisConnectionException naming every sentinel's trouble when none knows it. */
     synchronized HostAndPort master() {
         List<String> trouble = new ArrayList<>();
-        List<SentinelUrl.Address> sentinels = url.sentinels();
+        List<Address> sentinels = url.sentinels();
         for (int i = 0; i < sentinels.size(); i++) {
             int index = (first + i) % sentinels.size();
-            SentinelUrl.Address sentinel = sentinels.get(index);
+            Address sentinel = sentinels.get(index);
             try {
                 HostAndPort master = ask(sentinel);
                 if (master == null) {
@@ -61,8 +61,8 @@ final class SentinelLookup {
         throw new JedisConnectionException("no sentinel gave the master " + url.master() + " (" + String.join("; ", trouble) + ")");
     }
 
-    private HostAndPort ask(SentinelUrl.Address sentinel) {
-        try (Connection connection = new Connection(new HostAndPort(sentinel.host(), sentinel.port()), config)) {
+    private HostAndPort ask(Address sentinel) {
+        try (Connection connection = new Connection(sentinel.hostAndPort(), config)) {
             Object reply = connection.executeCommand(new CommandArguments(Protocol.Command.SENTINEL)
                 .add("get-master-addr-by-name").add(url.master()));
             if (!(reply instanceof List<?> parts) || parts.size() != 2) {

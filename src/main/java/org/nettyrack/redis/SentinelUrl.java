@@ -1,6 +1,5 @@
 package org.nettyrack.redis;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -12,14 +11,6 @@ import java.util.List;
 public record SentinelUrl(List<Address> sentinels, String master, String user, String password, int database) {
     public static final String SCHEME = "redis-sentinel://";
     public static final int DEFAULT_PORT = 26379;
-
-    /** One sentinel's host and port. */
-    public record Address(String host, int port) {
-        @Override
-        public String toString() {
-            return (host.contains(":") ? "[" + host + "]" : host) + ":" + port;
-        }
-    }
 
     public SentinelUrl {
         sentinels = List.copyOf(sentinels);
@@ -42,9 +33,11 @@ public record SentinelUrl(List<Address> sentinels, String master, String user, S
         }
         int at = authority.lastIndexOf('@');
         String[] credentials = RedisUrl.credentials(at < 0 ? null : authority.substring(0, at));
-        List<Address> sentinels = new ArrayList<>();
-        for (String hostPort : authority.substring(at + 1).split(",", -1)) {
-            sentinels.add(address(url, hostPort.strip()));
+        List<Address> sentinels;
+        try {
+            sentinels = Address.list(authority.substring(at + 1), DEFAULT_PORT, "sentinel");
+        } catch (IllegalArgumentException e) {
+            throw invalid(url, e.getMessage());
         }
         String[] segments = path.split("/", -1);
         if (segments.length > 2 || segments[0].isEmpty()) {
@@ -58,41 +51,6 @@ public record SentinelUrl(List<Address> sentinels, String master, String user, S
             database = Integer.parseInt(segments[1]);
         }
         return new SentinelUrl(sentinels, RedisUrl.decode(segments[0]), credentials[0], credentials[1], database);
-    }
-
-    private static Address address(String url, String hostPort) {
-        if (hostPort.isEmpty()) {
-            throw invalid(url, "an empty sentinel address");
-        }
-        String host;
-        String port = null;
-        if (hostPort.startsWith("[")) {
-            int close = hostPort.indexOf(']');
-            if (close < 0) {
-                throw invalid(url, "bad IPv6 address " + hostPort);
-            }
-            host = hostPort.substring(1, close);
-            if (close + 1 < hostPort.length()) {
-                if (hostPort.charAt(close + 1) != ':') {
-                    throw invalid(url, "bad sentinel address " + hostPort);
-                }
-                port = hostPort.substring(close + 2);
-            }
-        } else {
-            int colon = hostPort.lastIndexOf(':');
-            host = colon < 0 ? hostPort : hostPort.substring(0, colon);
-            port = colon < 0 ? null : hostPort.substring(colon + 1);
-        }
-        if (host.isEmpty() || !host.matches("[A-Za-z0-9._:%-]+")) {
-            throw invalid(url, "bad sentinel host in " + hostPort);
-        }
-        if (port == null) {
-            return new Address(host, DEFAULT_PORT);
-        }
-        if (!port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65_535) {
-            throw invalid(url, "port " + port + " is not in 1..65535");
-        }
-        return new Address(host, Integer.parseInt(port));
     }
 
     private static IllegalArgumentException invalid(String url, String why) {

@@ -106,7 +106,8 @@ final class Subscriptions {
         return channel.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static List<byte[][]> chunks(List<String> channels) {
+    /** The channels as arguments of as many commands as it takes, 1000 a command. */
+    static List<byte[][]> chunks(List<String> channels) {
         List<byte[][]> chunks = new ArrayList<>();
         for (int from = 0; from < channels.size(); from += CHANNELS_PER_COMMAND) {
             List<String> part = channels.subList(from, Math.min(channels.size(), from + CHANNELS_PER_COMMAND));

@@ -36,6 +36,20 @@ public final class RedisServer implements AutoCloseable {
         return start(List.of());
     }
 
+    /** A node for a Redis Cluster ({@link RedisCluster}): cluster mode, its own nodes.conf, failing over after {@code nodeTimeoutMillis}. */
+    static RedisServer clusterNode(long nodeTimeoutMillis) throws IOException, InterruptedException {
+        return start(List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+            "--cluster-node-timeout", String.valueOf(nodeTimeoutMillis), "--repl-diskless-sync-delay", "0"));
+    }
+
+    /** redis-cli, beside redis-server. */
+    static String cli() {
+        Assumptions.assumeTrue(BINARY != null, "redis-server is not installed");
+        File cli = new File(new File(BINARY).getParentFile(), "redis-cli");
+        Assumptions.assumeTrue(cli.canExecute(), "redis-cli is not installed beside " + BINARY);
+        return cli.getPath();
+    }
+
     /** A replica of {@code master}, read-only, as Sentinel would promote. */
     static RedisServer replicaOf(RedisServer master) throws IOException, InterruptedException {
         return start(List.of("--replicaof", "127.0.0.1", String.valueOf(master.port)));

@@ -12,8 +12,8 @@ class SentinelUrlTest {
     @Test
     void readsSentinelsMasterCredentialsAndDatabase() {
         SentinelUrl url = SentinelUrl.parse("redis-sentinel://app:s%40cret@10.0.0.1,10.0.0.2:26380,[::1]:26381/mymaster/2");
-        assertEquals(List.of(new SentinelUrl.Address("10.0.0.1", 26379), new SentinelUrl.Address("10.0.0.2", 26380),
-            new SentinelUrl.Address("::1", 26381)), url.sentinels());
+        assertEquals(List.of(new Address("10.0.0.1", 26379), new Address("10.0.0.2", 26380),
+            new Address("::1", 26381)), url.sentinels());
         assertEquals("mymaster", url.master());
         assertEquals("app", url.user());
         assertEquals("s@cret", url.password());
@@ -24,7 +24,7 @@ class SentinelUrlTest {
     @Test
     void oneSentinelAndNoDatabase() {
         SentinelUrl url = SentinelUrl.parse("redis-sentinel://sentinel.internal/cache");
-        assertEquals(List.of(new SentinelUrl.Address("sentinel.internal", 26379)), url.sentinels());
+        assertEquals(List.of(new Address("sentinel.internal", 26379)), url.sentinels());
         assertEquals(0, url.database());
         assertEquals("redis-sentinel://sentinel.internal:26379/cache", url.toString());
     }

@@ -1,0 +1,130 @@
+package org.nettyrack.redis;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.nettyrack.core.push.LocalPubSub;
+import org.nettyrack.core.push.PubSub;
+
+/**
+ * Pub/sub across processes through a Redis Cluster (Redis 7+), on sharded pub/sub: a channel
+ * lives in a slot as a key does, and its messages travel only through the master that owns
+ * the slot (SPUBLISH, SSUBSCRIBE), so each master carries its share of the channels rather
+ * than every message.
+ *
+ * <pre>
+ * publish ─→ PublishQueue ─→ ShardWriter thread ─SPUBLISH─→ the slot's master ─→ its ShardListener thread ─→ LocalPubSub ─→ subscribers
+ * subscribe ─→ LocalPubSub (first/last subscriber?) ─→ ShardSubscriptions ─→ ShardWriter ─SSUBSCRIBE─→ the slot's master
+ * </pre>
+ *
+ * <p>The layout comes from the URL's seed nodes ({@link ClusterLookup}); each master gets one
+ * subscriber connection and thread ({@link ShardListener}) and one publishing connection. When
+ * a slot moves (resharding: Redis drops its channels' subscribers; a publish is answered
+ * MOVED) or a master fails (its connections break; a replica takes over), the engine reads the
+ * layout again with backoff, says what moved in one line, and subscribes the channels again
+ * on their new master. As with {@link RedisPubSub}, no method blocks on the network: publish
+ * only queues, subscribe only marks the channel; {@link #live} completes once the channel's
+ * master confirmed it.
+ *
+ * <pre>
+ * PubSub engine = EngineBuilder.of("redis-cluster://10.0.0.5:6379,10.0.0.6:6379").logTo(System.err).start();
+ * </pre>
+ */
+public final class ClusterPubSub implements PubSub {
+    private static final long STOP_MILLIS = 5_000;
+
+    private final String url;
+    private final LocalPubSub local;
+    private final ShardSubscriptions subscriptions;
+    private final PublishQueue queue;
+    private final PublishQueue parked;
+    private final LinkStatus status;
+    private final LiveChannels liveChannels = new LiveChannels();
+    private final Thread writerThread;
+
+    private ClusterPubSub(ClusterUrl cluster, EngineBuilder.Settings settings) {
+        this.url = cluster.toString();
+        this.local = new LocalPubSub(settings.errorLog());
+        this.subscriptions = new ShardSubscriptions(local);
+        this.status = new LinkStatus(url, settings.log());
+        Connector connector = Connector.toCluster(cluster, settings.timeoutMillis(), settings.subscriberTimeoutMillis());
+        this.queue = new PublishQueue(settings.queueCapacity(), status);
+        this.parked = new PublishQueue(settings.queueCapacity(), status);
+        ShardWriter writer = new ShardWriter(new ClusterLookup(cluster, connector, status),
+            new ShardPublisher(connector, status), queue, parked, subscriptions, status, settings.backoff(),
+            settings.pingMillis(), STOP_MILLIS / 2,
+            (master, relook) -> new ShardListener(master, connector, local, subscriptions, liveChannels, status, queue, relook));
+        this.writerThread = EngineThreads.daemon(writer, "nettyrack-pubsub-cluster-writer");
+    }
+
+    /** url: {@code redis-cluster://} ({@link ClusterUrl}). */
+    public static EngineBuilder<ClusterPubSub> builder(String url) {
+        return new EngineBuilder<>(engine(url));
+    }
+
+    /** The URL parsed now (IllegalArgumentException when it is wrong), the engine made on start. */
+    static Function<EngineBuilder.Settings, ClusterPubSub> engine(String url) {
+        ClusterUrl cluster = ClusterUrl.parse(url);
+        return settings -> {
+            if (settings.history().on()) {
+                throw new IllegalArgumentException("a push history needs one Redis (redis:// or redis-sentinel://); "
+                    + "redis-cluster:// keeps none yet");
+            }
+            return new ClusterPubSub(cluster, settings);
+        };
+    }
+
+    @Override
+    public void subscribe(String channel, Subscriber subscriber) {
+        if (local.add(channel, subscriber)) {
+            subscriptions.changed(channel);
+            queue.wake();
+        }
+    }
+
+    /** Completes once the channel's master confirmed the SSUBSCRIBE (or at once while the cluster is out of reach). */
+    @Override
+    public CompletableFuture<Void> live(String channel) {
+        return status.isDown() ? CompletableFuture.completedFuture(null) : liveChannels.of(channel);
+    }
+
+    @Override
+    public void unsubscribe(String channel, Subscriber subscriber) {
+        if (local.remove(channel, subscriber)) {
+            subscriptions.changed(channel);
+            queue.wake();
+        }
+    }
+
+    @Override
+    public void publish(String channel, byte[] data) {
+        queue.offer(new PublishQueue.Outgoing(Subscriptions.bytes(channel), data));
+    }
+
+    /** Stops every thread: sends what is queued while the masters take it, waits at most 5 s in all. */
+    @Override
+    public void close() {
+        queue.close();
+        EngineThreads.join(writerThread, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_MILLIS));
+    }
+
+    @Override
+    public State state() {
+        return new State("redis-cluster", url, status.state(), queued());
+    }
+
+    /** Messages waiting for a master. */
+    public int queued() {
+        return queue.size() + parked.size();
+    }
+
+    /** The seed nodes, as given (the password hidden). */
+    public String url() {
+        return url;
+    }
+
+    @Override
+    public String toString() {
+        return "ClusterPubSub(" + url + ")";
+    }
+}
