@@ -63,8 +63,10 @@ final class CatchUp {
         }
     }
 
-    /** No subscriber left here: nothing to remember. */
+    /** Unsubscribed in Redis: forgotten once no subscriber is left here (a slot that moved keeps it). */
     void unsubscribed(String channel) {
-        lastSeen.remove(channel);
+        if (local.subscribers(channel) == 0) {
+            lastSeen.remove(channel);
+        }
     }
 }

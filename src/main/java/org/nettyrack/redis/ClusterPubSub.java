@@ -3,8 +3,12 @@ package org.nettyrack.redis;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.nettyrack.core.push.HistoryLimits;
 import org.nettyrack.core.push.LocalPubSub;
 import org.nettyrack.core.push.PubSub;
+import org.nettyrack.core.push.Replay;
+import redis.clients.jedis.Connection;
+import redis.clients.jedis.HostAndPort;
 
 /**
  * Pub/sub across processes through a Redis Cluster (Redis 7+), on sharded pub/sub: a channel
@@ -24,7 +28,8 @@ import org.nettyrack.core.push.PubSub;
  * layout again with backoff, says what moved in one line, and subscribes the channels again
  * on their new master. As with {@link RedisPubSub}, no method blocks on the network: publish
  * only queues, subscribe only marks the channel; {@link #live} completes once the channel's
- * master confirmed it.
+ * master confirmed it. With a history ({@link EngineBuilder#history}) each slot's master keeps
+ * its channels' messages ({@link RedisHistory.Keys#SLOTS}): ids order the channels of a slot.
  *
  * <pre>
  * PubSub engine = EngineBuilder.of("redis-cluster://10.0.0.5:6379,10.0.0.6:6379").logTo(System.err).start();
@@ -40,7 +45,10 @@ public final class ClusterPubSub implements PubSub {
     private final PublishQueue parked;
     private final LinkStatus status;
     private final LiveChannels liveChannels = new LiveChannels();
+    private final ShardWriter writer;
     private final Thread writerThread;
+    private final HistoryLimits limits;
+    private final HistoryReader history; // null: none kept
 
     private ClusterPubSub(ClusterUrl cluster, EngineBuilder.Settings settings) {
         this.url = cluster.toString();
@@ -50,10 +58,14 @@ public final class ClusterPubSub implements PubSub {
         Connector connector = Connector.toCluster(cluster, settings.timeoutMillis(), settings.subscriberTimeoutMillis());
         this.queue = new PublishQueue(settings.queueCapacity(), status);
         this.parked = new PublishQueue(settings.queueCapacity(), status);
-        ShardWriter writer = new ShardWriter(new ClusterLookup(cluster, connector, status),
-            new ShardPublisher(connector, status), queue, parked, subscriptions, status, settings.backoff(),
+        this.limits = settings.history();
+        RedisHistory kept = limits.on() ? new RedisHistory(limits, RedisHistory.Keys.SLOTS) : null;
+        this.history = kept == null ? null : new HistoryReader(slotOwner(cluster, connector, this::layout), kept, status);
+        CatchUp catchUp = new CatchUp(local, history, status);
+        this.writer = new ShardWriter(new ClusterLookup(cluster, connector, status),
+            new ShardPublisher(connector, status, kept), queue, parked, subscriptions, status, settings.backoff(),
             settings.pingMillis(), STOP_MILLIS / 2,
-            (master, relook) -> new ShardListener(master, connector, local, subscriptions, liveChannels, status, queue, relook));
+            (master, relook) -> new ShardListener(master, connector, catchUp, subscriptions, liveChannels, status, queue, relook));
         this.writerThread = EngineThreads.daemon(writer, "nettyrack-pubsub-cluster-writer");
     }
 
@@ -65,13 +77,7 @@ public final class ClusterPubSub implements PubSub {
     /** The URL parsed now (IllegalArgumentException when it is wrong), the engine made on start. */
     static Function<EngineBuilder.Settings, ClusterPubSub> engine(String url) {
         ClusterUrl cluster = ClusterUrl.parse(url);
-        return settings -> {
-            if (settings.history().on()) {
-                throw new IllegalArgumentException("a push history needs one Redis (redis:// or redis-sentinel://); "
-                    + "redis-cluster:// keeps none yet");
-            }
-            return new ClusterPubSub(cluster, settings);
-        };
+        return settings -> new ClusterPubSub(cluster, settings);
     }
 
     @Override
@@ -96,6 +102,44 @@ public final class ClusterPubSub implements PubSub {
         }
     }
 
+    /** The layout the writer read last (for the history reader). */
+    private SlotMap layout() {
+        return writer.layout();
+    }
+
+    /**
+     * A channel's history is on the master of its slot, as the writer last saw the layout;
+     * before the first look, a seed node, whose MOVED names the master ({@link HistoryReader}).
+     */
+    private static HistoryReader.Route slotOwner(ClusterUrl cluster, Connector connector,
+                                                 java.util.function.Supplier<SlotMap> layout) {
+        HostAndPort seed = cluster.seeds().get(0).hostAndPort();
+        return new HistoryReader.Route() {
+            @Override
+            public Object node(String channel) {
+                SlotMap map = layout.get();
+                HostAndPort owner = map == null ? null : map.owner(SlotMap.slot(channel));
+                return owner == null ? seed : owner;
+            }
+
+            @Override
+            public Connection open(Object node) {
+                return connector.connect((HostAndPort) node);
+            }
+        };
+    }
+
+    @Override
+    public HistoryLimits history() {
+        return limits;
+    }
+
+    /** Reads the channel's history on its slot's master ({@link HistoryReader#replay}). */
+    @Override
+    public Replay resume(String channel, String position) {
+        return history == null ? Replay.LIVE : history.replay(channel, position);
+    }
+
     @Override
     public void publish(String channel, byte[] data) {
         queue.offer(new PublishQueue.Outgoing(Subscriptions.bytes(channel), data));
@@ -106,6 +150,9 @@ public final class ClusterPubSub implements PubSub {
     public void close() {
         queue.close();
         EngineThreads.join(writerThread, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_MILLIS));
+        if (history != null) {
+            history.close();
+        }
     }
 
     @Override

@@ -10,23 +10,68 @@ import org.nettyrack.core.push.PubSub;
 import org.nettyrack.core.push.Replay;
 import redis.clients.jedis.CommandArguments;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
 
 /**
  * The history of a Redis engine, kept in Redis so every process shares it: each channel's
- * last messages in a stream ({@code nettyrack:history:CHANNEL}), and one clock for all of them
- * ({@code nettyrack:history}: the epoch and the last id). A message is kept and published in
- * one script, so the stream's order is the order subscribers hear, and its id travels with it
- * ({@link Envelope}). Messages beyond the count or older than the time leave with XDEL, which
- * Redis remembers as the stream's {@code max-deleted-entry-id}; a quiet channel's stream
- * expires after the time. Needs Redis 7 (that field), and keys that are never evicted.
+ * last messages in a stream, and a clock (the epoch and the last id) that orders them. A
+ * message is kept and published in one script, so the stream's order is the order
+ * subscribers hear, and its id travels with it ({@link Envelope}). Messages beyond the count
+ * or older than the time leave with XDEL, which Redis remembers as the stream's
+ * {@code max-deleted-entry-id}; a quiet channel's stream expires after the time. Needs Redis 7
+ * (that field), and keys that are never evicted. Where the keys live is {@link Keys}'s: one
+ * Redis has one clock for every channel; a Cluster one per slot, beside its channels.
  */
 final class RedisHistory {
     static final String CLOCK = "nettyrack:history";
     static final String STREAM = "nettyrack:history:";
 
-    /** KEYS: clock, stream. ARGV: channel, data, messages, ttl ms, an epoch for a clock that has none. */
+    /** The keys of a channel's history, and how its messages are published. */
+    enum Keys {
+        /**
+         * One Redis: one clock ({@code nettyrack:history}) orders every channel, so one id
+         * resumes every channel of an event stream; streams at {@code nettyrack:history:CHANNEL}.
+         */
+        ONE("PUBLISH") {
+            @Override
+            byte[] clock(byte[] channel) {
+                return utf8(CLOCK);
+            }
+
+            @Override
+            byte[] stream(byte[] channel) {
+                return concat(utf8(STREAM), channel);
+            }
+        },
+        /**
+         * A Cluster: a script's keys and its shard channel must share a slot, so each slot has
+         * its own clock ({@code nettyrack:history:{TAG}}, TAG a name of that slot) and streams
+         * at {@code nettyrack:history:{TAG}:CHANNEL}; ids order the channels of one slot only.
+         */
+        SLOTS("SPUBLISH") {
+            @Override
+            byte[] clock(byte[] channel) {
+                return utf8(CLOCK + ":{" + SlotMap.tag(SlotMap.slot(channel)) + "}");
+            }
+
+            @Override
+            byte[] stream(byte[] channel) {
+                return concat(concat(clock(channel), new byte[] {':'}), channel);
+            }
+        };
+
+        private final byte[] publish;
+
+        Keys(String publish) {
+            this.publish = utf8(publish);
+        }
+
+        abstract byte[] clock(byte[] channel);
+
+        abstract byte[] stream(byte[] channel);
+    }
+
+    /** KEYS: clock, stream. ARGV: channel, data, messages, ttl ms, an epoch for a clock that has none, the publish command. */
     private static final byte[] KEEP = """
         local t = redis.call('TIME')
         local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -56,7 +101,7 @@ final class RedisHistory {
           len = len - 1
         end
         redis.call('PEXPIRE', KEYS[2], ARGV[4])
-        redis.call('PUBLISH', ARGV[1], '\\0nr:' .. epoch .. '-' .. id .. '\\n' .. ARGV[2])
+        redis.call(ARGV[6], ARGV[1], '\\0nr:' .. epoch .. '-' .. id .. '\\n' .. ARGV[2])
         return epoch .. '-' .. id
         """.getBytes(StandardCharsets.UTF_8);
 
@@ -78,22 +123,25 @@ final class RedisHistory {
         """.getBytes(StandardCharsets.UTF_8);
 
     private final HistoryLimits limits;
+    private final Keys keys;
     private final byte[] messages;
     private final byte[] ttl;
 
-    RedisHistory(HistoryLimits limits) {
+    RedisHistory(HistoryLimits limits, Keys keys) {
         if (!limits.on()) {
             throw new IllegalArgumentException("a history needs room for 1 message at least");
         }
         this.limits = limits;
+        this.keys = keys;
         this.messages = Integer.toString(limits.messages()).getBytes(StandardCharsets.US_ASCII);
         this.ttl = Long.toString(limits.ttlMillis()).getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** Queues on the pipeline the script that keeps the message and publishes it with its id. */
-    void keep(Pipeline pipeline, byte[] channel, byte[] data) {
+    /** The arguments of the EVAL that keeps the message and publishes it with its id. */
+    byte[][] keep(byte[] channel, byte[] data) {
         byte[] epoch = MemoryHistory.newEpoch().getBytes(StandardCharsets.US_ASCII); // taken only by a clock that has none
-        pipeline.eval(KEEP, 2, key(CLOCK), stream(channel), channel, data, messages, ttl, epoch);
+        return new byte[][] {KEEP, utf8("2"), keys.clock(channel), keys.stream(channel), channel, data, messages, ttl,
+            epoch, keys.publish};
     }
 
     /** Reads what the history holds for channel after position, on connection. */
@@ -101,7 +149,7 @@ final class RedisHistory {
         byte[] channelBytes = Subscriptions.bytes(channel);
         String from = position == null ? "" : position.millis() + "-" + position.n();
         Object reply = connection.executeCommand(new CommandArguments(Protocol.Command.EVAL)
-            .add(VIEW).add(2).add(key(CLOCK)).add(stream(channelBytes)).add(from));
+            .add(VIEW).add(2).add(keys.clock(channelBytes)).add(keys.stream(channelBytes)).add(from));
         List<?> parts = (List<?>) reply;
         String epochNow = SentinelLookup.text(parts.get(0));
         MessageId head = epochNow.isEmpty() ? null
@@ -129,15 +177,14 @@ final class RedisHistory {
         return new MessageId(epoch, Long.parseLong(id.substring(0, dash)), Long.parseLong(id.substring(dash + 1)));
     }
 
-    private static byte[] key(String name) {
-        return name.getBytes(StandardCharsets.UTF_8);
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static byte[] stream(byte[] channel) {
-        byte[] prefix = key(STREAM);
-        byte[] key = new byte[prefix.length + channel.length];
-        System.arraycopy(prefix, 0, key, 0, prefix.length);
-        System.arraycopy(channel, 0, key, prefix.length, channel.length);
-        return key;
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] joined = new byte[a.length + b.length];
+        System.arraycopy(a, 0, joined, 0, a.length);
+        System.arraycopy(b, 0, joined, a.length, b.length);
+        return joined;
     }
 }

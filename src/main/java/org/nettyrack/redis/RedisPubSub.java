@@ -61,8 +61,8 @@ public final class RedisPubSub implements PubSub {
             : Connector.to((RedisUrl) redis, settings.timeoutMillis(), settings.subscriberTimeoutMillis());
         this.queue = new PublishQueue(settings.queueCapacity(), status);
         this.limits = settings.history();
-        RedisHistory kept = limits.on() ? new RedisHistory(limits) : null;
-        this.history = kept == null ? null : new HistoryReader(connector, kept);
+        RedisHistory kept = limits.on() ? new RedisHistory(limits, RedisHistory.Keys.ONE) : null;
+        this.history = kept == null ? null : new HistoryReader(HistoryReader.master(connector), kept, status);
         this.subscriber = new SubscriberLoop(connector, local, new CatchUp(local, history, status), subscriptions,
             liveChannels, queue, status, settings.backoff(), "nettyrack:pubsub:control:" + UUID.randomUUID());
         Writer writer = new Writer(connector, queue, subscriptions, status, settings.backoff(), settings.pingMillis(), kept);
@@ -107,22 +107,10 @@ public final class RedisPubSub implements PubSub {
         return limits;
     }
 
-    /**
-     * Reads the channel's history in Redis (waiting at most the timeout); a Redis that cannot
-     * be asked is a {@link Replay.Outcome#RESET}, said in one line: what the client missed is
-     * not known.
-     */
+    /** Reads the channel's history in Redis, waiting at most the timeout ({@link HistoryReader#replay}). */
     @Override
     public Replay resume(String channel, String position) {
-        if (history == null) {
-            return Replay.LIVE;
-        }
-        try {
-            return history.resume(channel, position);
-        } catch (RuntimeException e) {
-            status.log("cannot read the history of " + channel + " (" + e.getMessage() + "); the client is told to start over");
-            return new Replay(Replay.Outcome.RESET, java.util.List.of(), null);
-        }
+        return history == null ? Replay.LIVE : history.replay(channel, position);
     }
 
     @Override

@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import org.nettyrack.core.push.LocalPubSub;
-import org.nettyrack.core.push.PubSub.Message;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Protocol;
@@ -16,8 +14,9 @@ import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
  * One Cluster master's subscriber connection, read on a thread of its own: sharded messages
- * go to the {@link LocalPubSub} (ours too, as Redis echoes them, so every process sees one
- * order); SSUBSCRIBE replies confirm a channel ({@link LiveChannels}); a SUNSUBSCRIBE this
+ * go to the {@link org.nettyrack.core.push.LocalPubSub} through {@link CatchUp} (ours too, as
+ * Redis echoes them, so every process sees one order; with a history, what a lost connection
+ * missed first); SSUBSCRIBE replies confirm a channel ({@link LiveChannels}); a SUNSUBSCRIBE this
  * engine did not ask for, or a MOVED refusal, means the channel's slot has another master now,
  * and the {@link ShardWriter} is told ({@code relook}) to read the layout again. Commands go
  * out from the writer thread only ({@link #send}). One connection per listener: when it breaks
@@ -30,7 +29,7 @@ final class ShardListener implements Runnable {
 
     private final HostAndPort node;
     private final Connector connector;
-    private final LocalPubSub local;
+    private final CatchUp catchUp;
     private final ShardSubscriptions subscriptions;
     private final LiveChannels live;
     private final LinkStatus status;
@@ -42,11 +41,11 @@ final class ShardListener implements Runnable {
     private boolean refusalLogged;
 
     /** relook: has the writer read the layout again (a slot moved, the connection broke). */
-    ShardListener(HostAndPort node, Connector connector, LocalPubSub local, ShardSubscriptions subscriptions,
+    ShardListener(HostAndPort node, Connector connector, CatchUp catchUp, ShardSubscriptions subscriptions,
                   LiveChannels live, LinkStatus status, PublishQueue writerAlarm, Runnable relook) {
         this.node = node;
         this.connector = connector;
-        this.local = local;
+        this.catchUp = catchUp;
         this.subscriptions = subscriptions;
         this.live = live;
         this.status = status;
@@ -147,14 +146,16 @@ final class ShardListener implements Runnable {
         }
         String channel = new String(channelBytes, StandardCharsets.UTF_8);
         if (Arrays.equals(kind, SMESSAGE) && parts.get(2) instanceof byte[] data) {
-            local.deliver(Message.of(channel, data));
+            catchUp.deliver(Envelope.open(channel, data));
         } else if (Arrays.equals(kind, SSUBSCRIBE)) {
+            catchUp.subscribed(channel); // before live says so, and before the next message is read
             live.confirmed(channel);
         } else if (Arrays.equals(kind, SUNSUBSCRIBE)) {
             if (subscriptions.dropped(this, channel)) {
                 live.moved(channel);
                 relook.run();
             } else {
+                catchUp.unsubscribed(channel);
                 live.unsubscribed(channel);
             }
         }

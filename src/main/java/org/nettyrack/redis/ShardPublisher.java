@@ -15,7 +15,7 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.exceptions.JedisRedirectionException;
 
 /**
- * SPUBLISH for the {@link ShardWriter} thread: a batch is split by the master that owns each
+ * SPUBLISH (kept first, with a {@link RedisHistory}) for the {@link ShardWriter} thread: a batch is split by the master that owns each
  * channel's slot (in their order, so a channel's messages keep theirs) and pipelined to each
  * master on a connection of its own. A batch that fails on an old connection is tried once
  * more on a fresh one; what a master cannot take (unreachable, or MOVED: the slot is not its
@@ -24,12 +24,15 @@ import redis.clients.jedis.exceptions.JedisRedirectionException;
 final class ShardPublisher {
     private final Connector connector;
     private final LinkStatus status;
+    private final RedisHistory history; // null: none kept
     private final Map<HostAndPort, Connection> connections = new HashMap<>();
     private boolean rejectedLogged;
 
-    ShardPublisher(Connector connector, LinkStatus status) {
+    /** history: where messages are kept as they are published, or null. */
+    ShardPublisher(Connector connector, LinkStatus status, RedisHistory history) {
         this.connector = connector;
         this.status = status;
+        this.history = history;
     }
 
     /** Sends the batch; returns the messages not delivered, in their order. */
@@ -79,7 +82,11 @@ final class ShardPublisher {
 
     private List<PublishQueue.Outgoing> send(Connection connection, List<PublishQueue.Outgoing> messages) {
         for (PublishQueue.Outgoing message : messages) {
-            connection.sendCommand(Protocol.Command.SPUBLISH, message.channel(), message.data());
+            if (history == null) {
+                connection.sendCommand(Protocol.Command.SPUBLISH, message.channel(), message.data());
+            } else {
+                connection.sendCommand(Protocol.Command.EVAL, history.keep(message.channel(), message.data()));
+            }
         }
         List<Object> replies = connection.getMany(messages.size());
         List<PublishQueue.Outgoing> undelivered = new ArrayList<>();
@@ -89,7 +96,8 @@ final class ShardPublisher {
                 undelivered.add(messages.get(i));
             } else if (replies.get(i) instanceof JedisDataException refused) {
                 if (!rejectedLogged) {
-                    status.log("Redis refused an SPUBLISH (" + refused.getMessage() + ")");
+                    status.log("Redis refused an SPUBLISH" + (history == null ? "" : " with its history")
+                        + " (" + refused.getMessage() + ")");
                 }
                 rejected = true;
             }

@@ -35,7 +35,7 @@ final class ShardWriter implements Runnable {
     private final BiFunction<HostAndPort, Runnable, ShardListener> listeners;
     private final Map<ShardListener, Thread> running = new ConcurrentHashMap<>();
     private final AtomicBoolean relook = new AtomicBoolean(true);
-    private SlotMap map;
+    private volatile SlotMap map; // written by this thread; read by history readers
     private long relookAt;
     private long pingAt;
     private int parkedToRetry;
@@ -53,6 +53,11 @@ final class ShardWriter implements Runnable {
         this.pingNanos = TimeUnit.MILLISECONDS.toNanos(pingMillis);
         this.stopNanos = TimeUnit.MILLISECONDS.toNanos(stopMillis);
         this.listeners = listeners;
+    }
+
+    /** Any thread: the layout as last read, or null before the first. */
+    SlotMap layout() {
+        return map;
     }
 
     /** Any thread: the layout may have changed; the writer reads it again as soon as backoff allows. */

@@ -73,6 +73,28 @@ final class SlotMap {
         return slot(Subscriptions.bytes(channel));
     }
 
+    /** A short name whose key slot is slot (for keys that must live beside a slot's channels). */
+    static String tag(int slot) {
+        return Tags.BY_SLOT[slot];
+    }
+
+    /** The first decimal number found for each slot; made when first asked (about 180,000 tries). */
+    private static final class Tags {
+        static final String[] BY_SLOT = new String[16384];
+
+        static {
+            int found = 0;
+            for (int n = 0; found < BY_SLOT.length; n++) {
+                String name = Integer.toString(n);
+                int slot = slot(name);
+                if (BY_SLOT[slot] == null) {
+                    BY_SLOT[slot] = name;
+                    found++;
+                }
+            }
+        }
+    }
+
     /** The master owning the slot, or null. */
     HostAndPort owner(int slot) {
         return owners[slot];

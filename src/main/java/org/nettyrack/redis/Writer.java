@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Protocol;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
@@ -113,7 +114,7 @@ final class Writer implements Runnable {
             if (history == null) {
                 pipeline.publish(message.channel(), message.data());
             } else {
-                history.keep(pipeline, message.channel(), message.data());
+                pipeline.sendCommand(Protocol.Command.EVAL, history.keep(message.channel(), message.data()));
             }
         }
         for (Object reply : pipeline.syncAndReturnAll()) {
