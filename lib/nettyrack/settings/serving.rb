@@ -83,7 +83,7 @@ module Nettyrack
                                                    "from an id (SSE: Last-Event-ID); 0: none (default %{default})"]),
       Setting.new(:push_history_ttl, 300, :seconds, group: :running, flags: ["--push-history-ttl SECONDS"],
                                                     option: "push_history_ttl=SECONDS",
-                                                    help: "and each for at most SECONDS (default %{default})"),
+                                                    help: "a kept message lives at most SECONDS after its channel's newest (default %{default})"),
       Setting.new(:push_history_channels, 10_000, :count, group: :running, flags: ["--push-history-channels N"],
                                                           option: "push_history_channels=N",
                                                           help: "in-process history: most channels kept (default %{default})")
