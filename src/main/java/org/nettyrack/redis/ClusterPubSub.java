@@ -1,12 +1,9 @@
 package org.nettyrack.redis;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.nettyrack.core.push.HistoryLimits;
 import org.nettyrack.core.push.LocalPubSub;
 import org.nettyrack.core.push.PubSub;
-import org.nettyrack.core.push.Replay;
 import redis.clients.jedis.Connection;
 import redis.clients.jedis.HostAndPort;
 
@@ -35,33 +32,21 @@ import redis.clients.jedis.HostAndPort;
  * PubSub engine = EngineBuilder.of("redis-cluster://10.0.0.5:6379,10.0.0.6:6379").logTo(System.err).start();
  * </pre>
  */
-public final class ClusterPubSub implements PubSub {
+public final class ClusterPubSub extends RedisEngine {
     private static final long STOP_MILLIS = 5_000;
 
-    private final String url;
-    private final LocalPubSub local;
     private final ShardSubscriptions subscriptions;
-    private final PublishQueue queue;
     private final PublishQueue parked;
-    private final LinkStatus status;
-    private final LiveChannels liveChannels = new LiveChannels();
     private final ShardWriter writer;
     private final Thread writerThread;
-    private final HistoryLimits limits;
-    private final HistoryReader history; // null: none kept
 
     private ClusterPubSub(ClusterUrl cluster, EngineBuilder.Settings settings) {
-        this.url = cluster.toString();
-        this.local = new LocalPubSub(settings.errorLog());
+        super(cluster.toString(), settings);
         this.subscriptions = new ShardSubscriptions(local);
-        this.status = new LinkStatus(url, settings.log());
         Connector connector = Connector.toCluster(cluster, settings.timeoutMillis(), settings.subscriberTimeoutMillis());
-        this.queue = new PublishQueue(settings.queueCapacity(), status);
         this.parked = new PublishQueue(settings.queueCapacity(), status);
-        this.limits = settings.history();
-        RedisHistory kept = limits.on() ? new RedisHistory(limits, RedisHistory.Keys.SLOTS) : null;
-        this.history = kept == null ? null : new HistoryReader(slotOwner(cluster, connector, this::layout), kept, status);
-        CatchUp catchUp = new CatchUp(local, history, status);
+        RedisHistory kept = keepHistory(RedisHistory.Keys.SLOTS, slotOwner(cluster, connector, this::layout));
+        CatchUp catchUp = new CatchUp(local, historyReader(), status);
         this.writer = new ShardWriter(new ClusterLookup(cluster, connector, status),
             new ShardPublisher(connector, status, kept), queue, parked, subscriptions, status, settings.backoff(),
             settings.pingMillis(), STOP_MILLIS / 2,
@@ -81,25 +66,8 @@ public final class ClusterPubSub implements PubSub {
     }
 
     @Override
-    public void subscribe(String channel, Subscriber subscriber) {
-        if (local.add(channel, subscriber)) {
-            subscriptions.changed(channel);
-            queue.wake();
-        }
-    }
-
-    /** Completes once the channel's master confirmed the SSUBSCRIBE (or at once while the cluster is out of reach). */
-    @Override
-    public CompletableFuture<Void> live(String channel) {
-        return status.isDown() ? CompletableFuture.completedFuture(null) : liveChannels.of(channel);
-    }
-
-    @Override
-    public void unsubscribe(String channel, Subscriber subscriber) {
-        if (local.remove(channel, subscriber)) {
-            subscriptions.changed(channel);
-            queue.wake();
-        }
+    void changed(String channel) {
+        subscriptions.changed(channel);
     }
 
     /** The layout the writer read last (for the history reader). */
@@ -129,30 +97,12 @@ public final class ClusterPubSub implements PubSub {
         };
     }
 
-    @Override
-    public HistoryLimits history() {
-        return limits;
-    }
-
-    /** Reads the channel's history on its slot's master ({@link HistoryReader#replay}). */
-    @Override
-    public Replay resume(String channel, String position) {
-        return history == null ? Replay.LIVE : history.replay(channel, position);
-    }
-
-    @Override
-    public void publish(String channel, byte[] data) {
-        queue.offer(new PublishQueue.Outgoing(Subscriptions.bytes(channel), data));
-    }
-
     /** Stops every thread: sends what is queued while the masters take it, waits at most 5 s in all. */
     @Override
     public void close() {
         queue.close();
         EngineThreads.join(writerThread, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_MILLIS));
-        if (history != null) {
-            history.close();
-        }
+        closeHistory();
     }
 
     @Override
@@ -163,11 +113,6 @@ public final class ClusterPubSub implements PubSub {
     /** Messages waiting for a master. */
     public int queued() {
         return queue.size() + parked.size();
-    }
-
-    /** The seed nodes, as given (the password hidden). */
-    public String url() {
-        return url;
     }
 
     @Override

@@ -1,13 +1,9 @@
 package org.nettyrack.redis;
 
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.nettyrack.core.push.HistoryLimits;
 import org.nettyrack.core.push.LocalPubSub;
-import org.nettyrack.core.push.PubSub;
-import org.nettyrack.core.push.Replay;
 
 /**
  * Pub/sub across processes through a Redis server: a message published in one nettyrack
@@ -36,34 +32,22 @@ import org.nettyrack.core.push.Replay;
  * RedisPubSub engine = RedisPubSub.builder("redis://127.0.0.1:6379").logTo(System.err).start();
  * </pre>
  */
-public final class RedisPubSub implements PubSub {
+public final class RedisPubSub extends RedisEngine {
     private static final long STOP_MILLIS = 5_000;
 
-    private final String url;
-    private final LocalPubSub local;
     private final Subscriptions subscriptions;
-    private final PublishQueue queue;
-    private final LinkStatus status;
-    private final LiveChannels liveChannels = new LiveChannels();
     private final SubscriberLoop subscriber;
     private final Thread subscriberThread;
     private final Thread writerThread;
-    private final HistoryReader history; // null: none kept
-    private final HistoryLimits limits;
 
     private RedisPubSub(Object redis, EngineBuilder.Settings settings) {
-        this.url = redis.toString();
-        this.local = new LocalPubSub(settings.errorLog());
+        super(redis.toString(), settings);
         this.subscriptions = new Subscriptions(local);
-        this.status = new LinkStatus(url, settings.log());
         Connector connector = redis instanceof SentinelUrl sentinel
             ? Connector.through(sentinel, settings.timeoutMillis(), settings.subscriberTimeoutMillis(), status)
             : Connector.to((RedisUrl) redis, settings.timeoutMillis(), settings.subscriberTimeoutMillis());
-        this.queue = new PublishQueue(settings.queueCapacity(), status);
-        this.limits = settings.history();
-        RedisHistory kept = limits.on() ? new RedisHistory(limits, RedisHistory.Keys.ONE) : null;
-        this.history = kept == null ? null : new HistoryReader(HistoryReader.master(connector), kept, status);
-        this.subscriber = new SubscriberLoop(connector, local, new CatchUp(local, history, status), subscriptions,
+        RedisHistory kept = keepHistory(RedisHistory.Keys.ONE, HistoryReader.master(connector));
+        this.subscriber = new SubscriberLoop(connector, local, new CatchUp(local, historyReader(), status), subscriptions,
             liveChannels, queue, status, settings.backoff(), "nettyrack:pubsub:control:" + UUID.randomUUID());
         Writer writer = new Writer(connector, queue, subscriptions, status, settings.backoff(), settings.pingMillis(), kept);
         this.subscriberThread = EngineThreads.daemon(subscriber, "nettyrack-pubsub-subscriber");
@@ -81,43 +65,6 @@ public final class RedisPubSub implements PubSub {
         return settings -> new RedisPubSub(redis, settings);
     }
 
-    @Override
-    public void subscribe(String channel, Subscriber subscriber) {
-        if (local.add(channel, subscriber)) {
-            subscriptions.changed(channel);
-            queue.wake();
-        }
-    }
-
-    @Override
-    public CompletableFuture<Void> live(String channel) {
-        return status.isDown() ? CompletableFuture.completedFuture(null) : liveChannels.of(channel);
-    }
-
-    @Override
-    public void unsubscribe(String channel, Subscriber subscriber) {
-        if (local.remove(channel, subscriber)) {
-            subscriptions.changed(channel);
-            queue.wake();
-        }
-    }
-
-    @Override
-    public HistoryLimits history() {
-        return limits;
-    }
-
-    /** Reads the channel's history in Redis, waiting at most the timeout ({@link HistoryReader#replay}). */
-    @Override
-    public Replay resume(String channel, String position) {
-        return history == null ? Replay.LIVE : history.replay(channel, position);
-    }
-
-    @Override
-    public void publish(String channel, byte[] data) {
-        queue.offer(new PublishQueue.Outgoing(Subscriptions.bytes(channel), data));
-    }
-
     /** Stops both threads: sends what is queued if connected, waits at most 5 s in all. */
     @Override
     public void close() {
@@ -126,9 +73,12 @@ public final class RedisPubSub implements PubSub {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_MILLIS);
         EngineThreads.join(subscriberThread, deadline);
         EngineThreads.join(writerThread, deadline);
-        if (history != null) {
-            history.close();
-        }
+        closeHistory();
+    }
+
+    @Override
+    void changed(String channel) {
+        subscriptions.changed(channel);
     }
 
     @Override
@@ -139,11 +89,6 @@ public final class RedisPubSub implements PubSub {
     /** Messages waiting for Redis. */
     public int queued() {
         return queue.size();
-    }
-
-    /** Where Redis is, as given (the password hidden). */
-    public String url() {
-        return url;
     }
 
     @Override
