@@ -3,7 +3,10 @@ cannot show an early answer: it waits for window on a stream the server has ende
 
 Reads JSON on stdin: {"port": N, "size": bytes, "declare": bool (send content-length),
 "content_length": N or null (declare this instead of the size: a wrong one),
-"trailers": {name: value} or null, "timeout": seconds}. Sends one POST of `size` bytes
+"trailers": {name: value} or null, "timeout": seconds, "early": bool (send the first 65,535 bytes
+of the body, the default window, in four frames 50 ms apart before reading the server's SETTINGS,
+as a client that writes before it hears them; the server has consumed them when our SETTINGS
+ACK reaches it)}. Sends one POST of `size` bytes
 ("0123456789abcdef" repeated) on stream 1, as fast as the server's window allows, with trailers
 after the body when given. Prints one JSON report: {"status", "body", "reset" (the
 RST_STREAM error code, or null), "sent" (body bytes sent), "ended" (the answer ended)}.
@@ -32,6 +35,13 @@ elif spec.get("declare"):
     headers.append(("content-length", str(size)))
 conn.send_headers(1, headers)
 report = {"status": None, "body": "", "reset": None, "sent": 0, "ended": False}
+if spec.get("early"):
+    sock.sendall(conn.data_to_send())
+    for n in (16384, 16384, 16384, 16383):
+        conn.send_data(1, chunk[report["sent"] % 16:][:n])
+        report["sent"] += n
+        sock.sendall(conn.data_to_send())
+        time.sleep(0.05)
 body_done = False
 while time.monotonic() < deadline and report["reset"] is None and not (report["ended"] and body_done):
     sock.sendall(conn.data_to_send())

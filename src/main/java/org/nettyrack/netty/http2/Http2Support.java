@@ -54,6 +54,7 @@ public final class Http2Support {
         p.addLast(PipelineNames.H2_ORDER, new Http2FrameOrder());
         p.addLast(PipelineNames.H2_CODEC, frameCodec(stage.server().config));
         p.addLast(PipelineNames.H2_MUX, new Http2MultiplexHandler(streams.initializer()));
+        p.addLast(PipelineNames.H2_WINDOWS, Http2WindowsAfterSettings.INSTANCE);
         p.addLast(PipelineNames.H2_STREAMS, streams);
     }
 
@@ -91,7 +92,8 @@ public final class Http2Support {
 
     private static HttpServerUpgradeHandler.UpgradeCodec upgradeCodec(RequestStage stage) {
         Http2Streams streams = new Http2Streams(stage);
-        return new Http2ServerUpgradeCodec(frameCodec(stage.server().config), new Http2MultiplexHandler(streams.initializer()), streams);
+        return new Http2ServerUpgradeCodec(frameCodec(stage.server().config), new Http2MultiplexHandler(streams.initializer()),
+            Http2WindowsAfterSettings.INSTANCE, streams);
     }
 
     /**

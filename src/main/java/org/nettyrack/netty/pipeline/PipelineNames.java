@@ -36,6 +36,8 @@ public final class PipelineNames {
     public static final String H2_ORDER = "h2-order";
     public static final String H2_CODEC = "h2-codec";
     public static final String H2_MUX = "h2-mux";
+    /** {@code Http2WindowsAfterSettings}: the WINDOW_UPDATEs a SETTINGS ACK leaves owed. */
+    public static final String H2_WINDOWS = "h2-windows";
     public static final String H2_STREAMS = "h2-streams";
     /** Each HTTP/2 stream's, before its guard, expect-continue and the request stage. */
     public static final String H2_STREAM_CODEC = "h2-stream-codec";
