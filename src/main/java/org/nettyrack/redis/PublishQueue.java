@@ -53,6 +53,30 @@ final class PublishQueue {
         }
     }
 
+    /**
+     * Puts messages taken but not confirmed by Redis back in front, in their order, to go
+     * first once Redis is back; beyond the capacity the oldest are dropped, as in {@link #offer}.
+     */
+    void requeue(List<Outgoing> unsent) {
+        boolean firstDrop = false;
+        lock.lock();
+        try {
+            for (int i = unsent.size() - 1; i >= 0; i--) {
+                if (messages.size() == capacity) {
+                    firstDrop |= dropped++ == 0;
+                    continue; // older than everything queued: this one is dropped
+                }
+                messages.addFirst(unsent.get(i));
+            }
+            changed.signal();
+        } finally {
+            lock.unlock();
+        }
+        if (firstDrop) {
+            status.log("publish queue full (" + capacity + " messages waiting for Redis); dropping the oldest");
+        }
+    }
+
     /** Up to max messages, oldest first, taken off the queue. */
     List<Outgoing> take(int max) {
         List<Outgoing> batch;

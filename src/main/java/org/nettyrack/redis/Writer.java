@@ -3,17 +3,19 @@ package org.nettyrack.redis;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import redis.clients.jedis.Connection;
-import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Protocol;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 
 /**
  * The writer thread, the only one that sends commands: it takes messages off the
- * {@link PublishQueue} and PUBLISHes them in pipelined batches on its own connection, syncs
- * {@link Subscriptions} and pings the subscriber connection. Publishing threads never wait
- * for it. A batch that fails on an old connection is tried once more on a fresh one (Redis
- * may have restarted since); when Redis is away, messages wait in the queue and the writer
- * reconnects with {@link Backoff}. On close it sends what is queued if it is connected.
+ * {@link PublishQueue} and PUBLISHes them (kept first, with a {@link RedisHistory}) in
+ * pipelined batches on its own connection, syncs {@link Subscriptions} and pings the
+ * subscriber connection. Publishing threads never wait for it. A batch cut short on an old
+ * connection is tried once more on a fresh one (Redis may have restarted or failed over since);
+ * what Redis did not confirm then goes back to the front of the queue. While Redis is away
+ * messages wait in the queue and the writer reconnects with {@link Backoff}. On close it sends
+ * what is queued if it is connected.
  */
 final class Writer implements Runnable {
     static final int BATCH = 256;
@@ -29,6 +31,7 @@ final class Writer implements Runnable {
     private long retryAt;
     private long pingAt;
     private boolean rejectedLogged;
+    private RuntimeException broken; // why the last send stopped short
 
     /** history: where messages are kept as they are published, or null. */
     Writer(Connector connector, PublishQueue queue, Subscriptions subscriptions, LinkStatus status, Backoff backoff,
@@ -62,9 +65,7 @@ final class Writer implements Runnable {
     private void flush() {
         List<PublishQueue.Outgoing> batch;
         while (connection != null && !(batch = queue.take(BATCH)).isEmpty()) {
-            try {
-                send(batch);
-            } catch (RuntimeException e) {
+            if (!send(batch).isEmpty()) {
                 disconnect();
             }
         }
@@ -91,43 +92,72 @@ final class Writer implements Runnable {
         queue.await(connection != null, wake - System.nanoTime());
     }
 
+    /**
+     * Sends the batch. One cut short by a broken connection (or by READONLY: the master was
+     * demoted) is tried once more on a fresh connection, since Redis may have restarted or
+     * failed over; what is still unconfirmed goes back to the front of the queue for the next
+     * connection. So a message reaches Redis at least once: one whose reply was lost with the
+     * connection may go twice.
+     */
     private void publish(List<PublishQueue.Outgoing> batch) {
-        try {
-            send(batch);
-        } catch (RuntimeException stale) {
+        List<PublishQueue.Outgoing> unsent = send(batch);
+        if (unsent.isEmpty()) {
+            return;
+        }
+        disconnect();
+        connect();
+        if (connection != null) {
+            unsent = send(unsent);
+            if (unsent.isEmpty()) {
+                return;
+            }
             disconnect();
-            connect();
-            if (connection != null) {
-                try {
-                    send(batch);
-                } catch (RuntimeException e) {
-                    disconnect();
-                    failed(e); // the batch is lost; later messages wait for the next connection
+            failed(broken);
+        }
+        queue.requeue(unsent);
+    }
+
+    /**
+     * Pipelines the batch and reads the replies one by one; returns the messages Redis did not
+     * confirm because the connection broke (none when all went). A message Redis refused (an
+     * error reply) counts as gone, with one line until one is taken again.
+     */
+    private List<PublishQueue.Outgoing> send(List<PublishQueue.Outgoing> batch) {
+        int confirmed = 0;
+        try {
+            for (PublishQueue.Outgoing message : batch) {
+                if (history == null) {
+                    connection.sendCommand(Protocol.Command.PUBLISH, message.channel(), message.data());
+                } else {
+                    connection.sendCommand(Protocol.Command.EVAL, history.keep(message.channel(), message.data()));
                 }
             }
+            for (; confirmed < batch.size(); confirmed++) {
+                try {
+                    connection.getOne();
+                    rejectedLogged = false;
+                } catch (JedisConnectionException e) {
+                    throw e;
+                } catch (JedisDataException refused) {
+                    if (refused.getMessage() != null && refused.getMessage().startsWith("READONLY")) {
+                        throw new JedisConnectionException(refused.getMessage(), refused);
+                    }
+                    refusedOne(refused);
+                }
+            }
+            return List.of();
+        } catch (RuntimeException e) {
+            broken = e;
+            return batch.subList(confirmed, batch.size());
         }
     }
 
-    private void send(List<PublishQueue.Outgoing> batch) {
-        Pipeline pipeline = new Pipeline(connection, false);
-        for (PublishQueue.Outgoing message : batch) {
-            if (history == null) {
-                pipeline.publish(message.channel(), message.data());
-            } else {
-                pipeline.sendCommand(Protocol.Command.EVAL, history.keep(message.channel(), message.data()));
-            }
+    private void refusedOne(JedisDataException refused) {
+        if (!rejectedLogged) {
+            status.log("Redis refused a " + (history == null ? "PUBLISH" : "message for the history")
+                + " (" + refused.getMessage() + ")");
+            rejectedLogged = true;
         }
-        for (Object reply : pipeline.syncAndReturnAll()) {
-            if (reply instanceof JedisDataException refused) {
-                if (!rejectedLogged) {
-                    status.log("Redis refused a " + (history == null ? "PUBLISH" : "message for the history")
-                        + " (" + refused.getMessage() + ")");
-                    rejectedLogged = true;
-                }
-                return;
-            }
-        }
-        rejectedLogged = false;
     }
 
     private void connect() {

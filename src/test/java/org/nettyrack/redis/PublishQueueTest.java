@@ -32,6 +32,21 @@ class PublishQueueTest {
     }
 
     @Test
+    void messagesPutBackGoFirstInTheirOrderAndTheOldestAreDroppedBeyondTheCapacity() {
+        queue.offer(message(3));
+        queue.requeue(List.of(message(1), message(2)));
+        assertEquals(List.of("1", "2", "3"), texts(queue.take(10)));
+        assertEquals(List.of(), log);
+
+        queue.offer(message(5));
+        queue.offer(message(6));
+        queue.requeue(List.of(message(3), message(4)));
+        assertEquals(List.of("nettyrack: pubsub: publish queue full (3 messages waiting for Redis); dropping the oldest"), log);
+        assertEquals(List.of("4", "5", "6"), texts(queue.take(10)));
+        assertEquals("nettyrack: pubsub: publish queue drained; 1 messages were dropped", log.get(1));
+    }
+
+    @Test
     void awaitReturnsForMessagesOnlyWhenAskedTo() throws InterruptedException {
         queue.offer(message(1));
         long start = System.nanoTime();

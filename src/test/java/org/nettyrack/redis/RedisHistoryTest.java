@@ -173,6 +173,30 @@ class RedisHistoryTest {
         assertEquals(null, heard.poll(200));
     }
 
+    /** Messages whose batch broke with the connection are not dropped: they go once Redis is back. */
+    @Test
+    void messagesPublishedWhileRedisIsDownAreKeptOnceItIsBack() throws Exception {
+        RedisPubSub a = engine(LIMITS);
+        Inbox heard = new Inbox(WAIT);
+        a.subscribe("chat", heard);
+        a.live("chat").get(10, TimeUnit.SECONDS);
+        a.publish("chat", bytes("before"));
+        assertEquals("before", text(heard.next()));
+
+        redis.kill();
+        for (String data : List.of("1", "2", "3")) {
+            a.publish("chat", bytes(data)); // the first batch finds the old connection broken
+        }
+        Inbox.await(WAIT, () -> log.stream().anyMatch(line -> line.contains("lost Redis")), "the loss said: " + log);
+        redis.restart();
+        try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+            Inbox.await(WAIT, () -> jedis.xlen(RedisHistory.STREAM + "chat") == 3, "all three kept in the new Redis");
+            List<String> kept = jedis.xrange(RedisHistory.STREAM + "chat", (redis.clients.jedis.StreamEntryID) null,
+                (redis.clients.jedis.StreamEntryID) null).stream().map(entry -> entry.getFields().get("d")).toList();
+            assertEquals(List.of("1", "2", "3"), kept, "in order, once each");
+        }
+    }
+
     @Test
     void aRedisThatCannotBeAskedIsAResetSaidInOneLine() throws Exception {
         RedisPubSub a = engine(LIMITS);
