@@ -7,8 +7,17 @@ SERVER_PIDS=()
 
 log() { printf '[push %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-alive() { # a child that exited stays a zombie until waited for: not alive
-  kill -0 "$1" 2>/dev/null && [[ $(ps -o stat= -p "$1" 2>/dev/null) != Z* ]]
+# alive PID: a child that exited stays a zombie until waited for: not alive. But bin/nettyrack's
+# JVM execs itself once with the JVM settings it lacks (same pid), and while exec ends the JVM's
+# other threads the pid shows as a zombie for a moment: only one that stays a zombie is dead.
+alive() {
+  local i
+  for i in 1 2 3 4 5; do
+    kill -0 "$1" 2>/dev/null || return 1
+    [[ $(ps -o stat= -p "$1" 2>/dev/null) == Z* ]] || return 0
+    sleep 0.2
+  done
+  return 1
 }
 
 stop_server() {
