@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Server processes for bench/push (sourced): each is started with setsid in its own process group,
 # so that its RSS can be summed over the group (the JRuby launcher and its JVM; Puma) and the whole
-# group stopped. cleanup (trap EXIT) stops every server still running.
+# group stopped. cleanup (trap EXIT) stops every server still running, the last started first.
 
 SERVER_PIDS=()
 
@@ -33,9 +33,9 @@ stop_server() {
   return 0
 }
 
-cleanup() {
-  local pid
-  for pid in "${SERVER_PIDS[@]}"; do stop_server "$pid"; done
+cleanup() { # the last started first: servers before the Redis they use
+  local i
+  for ((i = ${#SERVER_PIDS[@]} - 1; i >= 0; i--)); do stop_server "${SERVER_PIDS[i]}"; done
   SERVER_PIDS=()
 }
 
