@@ -50,7 +50,9 @@ type recovery struct {
 	Instance       int       `json:"instance"` // from 1: the instance POSTed to
 	Posts          int       `json:"posts"`
 	Failed         int       `json:"failed"`
-	MaxPostMs      float64   `json:"max_post_ms"` // the slowest POST to it
+	MaxPostMs      float64   `json:"max_post_ms"`    // the slowest POST to it
+	MaxPostAtMs    float64   `json:"max_post_at_ms"` // when that POST was sent, from the kill
+	SlowPosts      int       `json:"slow_posts"`     // POSTs answered after more than 100 ms
 	FirstMs        float64   `json:"first_ms"`
 	ByInstanceMs   []float64 `json:"by_instance_ms"` // by the receiving clients' instance
 	AllInstancesMs float64   `json:"all_instances_ms"`
@@ -79,6 +81,8 @@ type posts struct {
 	count  []int // by instance
 	fails  []int
 	slow   []time.Duration // by instance: the slowest POST
+	slowAt []time.Time     // by instance: when it was sent
+	slows  []int           // by instance: POSTs slower than 100 ms
 	maxLag time.Duration
 	end    time.Time
 }
@@ -154,7 +158,7 @@ func runFailover(o options) (r failoverResult) {
 func stream(o options, hosts []string, start time.Time, last int, killed <-chan struct{}) *posts {
 	interval := time.Duration(float64(time.Second) / o.rate)
 	ps := &posts{at: make([]int64, last+1), count: make([]int, len(hosts)), fails: make([]int, len(hosts)),
-		slow: make([]time.Duration, len(hosts))}
+		slow: make([]time.Duration, len(hosts)), slowAt: make([]time.Time, len(hosts)), slows: make([]int, len(hosts))}
 	pad := strings.Repeat(".", 32)
 	var wg sync.WaitGroup
 	for inst := range hosts {
@@ -180,7 +184,10 @@ func stream(o options, hosts []string, start time.Time, last int, killed <-chan 
 				ps.mu.Lock()
 				ps.count[inst]++
 				if took > ps.slow[inst] {
-					ps.slow[inst] = took
+					ps.slow[inst], ps.slowAt[inst] = took, t
+				}
+				if took > 100*time.Millisecond {
+					ps.slows[inst]++
 				}
 				if !ok {
 					ps.failed = append(ps.failed, seq)
@@ -274,7 +281,8 @@ func account(o options, r *failoverResult, hosts []string, rows [][]string, owne
 	r.AllInstancesMs, r.AllClientsMs = 0, 0
 	for inst := 0; inst < n; inst++ {
 		rec := recovery{Instance: inst + 1, Posts: ps.count[inst], Failed: ps.fails[inst], FirstMs: -1,
-			MaxPostMs: float64(ps.slow[inst].Microseconds()) / 1000, ClientsNever: never[inst]}
+			MaxPostMs: float64(ps.slow[inst].Microseconds()) / 1000, SlowPosts: ps.slows[inst],
+			MaxPostAtMs: since(ps.slowAt[inst].UnixNano()), ClientsNever: never[inst]}
 		for _, a := range firstBy[inst] {
 			ms := -1.0
 			if a != 0 {
