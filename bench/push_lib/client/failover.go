@@ -2,11 +2,13 @@ package main
 
 // -mode failover: -conns connections (WebSockets and SSE streams, clients.go) over the
 // -instances, which find their Redis master through Sentinel. After one warm-up broadcast POSTed
-// to each instance, a stream of messages "f SEQ INSTANCE ..." is POSTed at -rate per second for
+// to each instance and -stream-warmup of the stream with uncounted messages ("w ...": the JIT),
+// a stream of messages "f SEQ INSTANCE ..." is POSTed at -rate per second for
 // -stream, message SEQ to instance (SEQ-1) % n, each instance's share in order on one keep-alive
-// connection, on a fixed schedule (a late POST is sent at once; the lag is reported). At
-// -kill-after the Redis master (-kill-pid) gets SIGKILL; messages from -kill-seq on are POSTed only
-// after it. -drain after the last POST each connection's account (stream_tally.go) is collected:
+// connection, on a fixed schedule (a late POST is sent at once; the lag is reported, and the lag
+// before the kill says whether the machine kept up with the stream at all: -conns × -rate
+// deliveries a second). At -kill-after the Redis master (-kill-pid) gets SIGKILL; messages from
+// -kill-seq on are POSTed only after it. -drain after the last POST each connection's account (stream_tally.go) is collected:
 //   recovery  per instance POSTed to: from the kill to the first receipt of a message POSTed to it
 //             after the kill, anywhere, by a client of each instance, and by every client
 //   loss      per client: messages missed (never received), gaps (runs of them), duplicates and
@@ -37,6 +39,7 @@ type failoverResult struct {
 	PostFailed     int                   `json:"post_failed"`
 	AchievedRate   float64               `json:"achieved_rate"`
 	MaxLagMs       float64               `json:"max_lag_ms"`
+	LagBeforeMs    float64               `json:"max_lag_before_kill_ms"` // the stream kept up before the kill?
 	Recovery       []recovery            `json:"recovery"`
 	AllInstancesMs float64               `json:"all_instances_ms"` // -1: some instance's messages never reached some instance
 	AllClientsMs   float64               `json:"all_clients_ms"`   // -1: some client never got a message POSTed after the kill
@@ -84,6 +87,7 @@ type posts struct {
 	slowAt []time.Time     // by instance: when it was sent
 	slows  []int           // by instance: POSTs slower than 100 ms
 	maxLag time.Duration
+	before time.Duration // the largest lag of a message before -kill-seq
 	end    time.Time
 }
 
@@ -113,6 +117,14 @@ func runFailover(o options) (r failoverResult) {
 		logf("%s: warm-up broadcast via instance %d reached %d of %d in %.1f ms", o.name, i+1, got, r.Open, took)
 	}
 
+	if o.streamWarmup > 0 {
+		logf("%s: warming up: %d messages/s for %v", o.name, int(o.rate), o.streamWarmup)
+		open := make(chan struct{})
+		close(open)
+		w := o
+		w.killSeq = 0
+		stream(w, hosts, time.Now(), int(o.streamWarmup.Seconds()*o.rate), open, 'w')
+	}
 	logf("%s: streaming %d messages/s for %v; SIGKILL of pid %d after %v", o.name, int(o.rate), o.stream, o.killPid, o.killAfter)
 	start := time.Now()
 	killed := make(chan struct{})
@@ -126,13 +138,14 @@ func runFailover(o options) (r failoverResult) {
 		logf("%s: killed the Redis master (pid %d): %v", o.name, o.killPid, r.Killed)
 		close(killed)
 	}()
-	ps := stream(o, hosts, start, last, killed)
+	ps := stream(o, hosts, start, last, killed, 'f')
 	<-killed
 	r.Published, r.PostFailed = last, len(ps.failed)
 	r.AchievedRate = float64(last) / ps.end.Sub(start).Seconds()
 	r.MaxLagMs = float64(ps.maxLag.Microseconds()) / 1000
-	logf("%s: %d POSTed (%d failed) at %.0f/s, at most %.1f ms late; draining %v", o.name, last, r.PostFailed,
-		r.AchievedRate, r.MaxLagMs, o.drain)
+	r.LagBeforeMs = float64(ps.before.Microseconds()) / 1000
+	logf("%s: %d POSTed (%d failed) at %.0f/s, at most %.1f ms late (%.1f ms before the kill); draining %v", o.name,
+		last, r.PostFailed, r.AchievedRate, r.MaxLagMs, r.LagBeforeMs, o.drain)
 	time.Sleep(o.drain)
 
 	var rows [][]string
@@ -154,8 +167,9 @@ func runFailover(o options) (r failoverResult) {
 	return r
 }
 
-// stream POSTs messages 1..last on schedule, one goroutine per instance; returns when all are sent.
-func stream(o options, hosts []string, start time.Time, last int, killed <-chan struct{}) *posts {
+// stream POSTs messages "KIND 1 ...".."KIND last ..." on schedule, one goroutine per instance;
+// those from o.killSeq (when not 0) on only once killed is closed. Returns when all are sent.
+func stream(o options, hosts []string, start time.Time, last int, killed <-chan struct{}, kind byte) *posts {
 	interval := time.Duration(float64(time.Second) / o.rate)
 	ps := &posts{at: make([]int64, last+1), count: make([]int, len(hosts)), fails: make([]int, len(hosts)),
 		slow: make([]time.Duration, len(hosts)), slowAt: make([]time.Time, len(hosts)), slows: make([]int, len(hosts))}
@@ -165,17 +179,18 @@ func stream(o options, hosts []string, start time.Time, last int, killed <-chan 
 		wg.Add(1)
 		go func(inst int) {
 			defer wg.Done()
-			c := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2}}
+			// a POST given up on would be published later, out of order: wait long
+			c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2}}
 			url := "http://" + hosts[inst] + "/publish"
 			for seq := inst + 1; seq <= last; seq += len(hosts) {
 				due := start.Add(time.Duration(seq-1) * interval)
 				time.Sleep(time.Until(due))
-				if seq >= o.killSeq {
+				if o.killSeq > 0 && seq >= o.killSeq {
 					<-killed
 				}
 				t := time.Now()
 				ps.at[seq] = t.UnixNano()
-				resp, err := c.Post(url, "text/plain", strings.NewReader(fmt.Sprintf("f %d %d %s", seq, inst, pad)))
+				resp, err := c.Post(url, "text/plain", strings.NewReader(fmt.Sprintf("%c %d %d %s", kind, seq, inst, pad)))
 				ok := err == nil && resp.StatusCode == 200
 				if err == nil {
 					resp.Body.Close()
@@ -195,6 +210,9 @@ func stream(o options, hosts []string, start time.Time, last int, killed <-chan 
 				}
 				if lag := t.Sub(due); lag > ps.maxLag {
 					ps.maxLag = lag
+				}
+				if lag := t.Sub(due); (o.killSeq == 0 || seq < o.killSeq) && lag > ps.before {
+					ps.before = lag
 				}
 				ps.mu.Unlock()
 			}

@@ -30,6 +30,7 @@ type options struct {
 	indexFirst, killSeq, killPid    int
 	rate                            float64
 	stream, killAfter, drain        time.Duration
+	streamWarmup                    time.Duration
 	url, publish, name, serve       string
 	h2Addr                          string
 	h2Conns                         int
@@ -76,6 +77,7 @@ func main() {
 	flag.IntVar(&o.indexFirst, "index-first", 0, "global number of a worker's first connection (internal)")
 	flag.Float64Var(&o.rate, "rate", 1000, "failover: messages POSTed per second, round-robin over the instances")
 	flag.DurationVar(&o.stream, "stream", 20*time.Second, "failover: how long the stream runs")
+	flag.DurationVar(&o.streamWarmup, "stream-warmup", 5*time.Second, "failover: uncounted stream before the counted one")
 	flag.DurationVar(&o.killAfter, "kill-after", 6*time.Second, "failover: SIGKILL -kill-pid this far into the stream")
 	flag.IntVar(&o.killPid, "kill-pid", 0, "failover: the Redis master's pid (0: no kill, a baseline)")
 	flag.IntVar(&o.killSeq, "kill-seq", 0, "failover: first message POSTed after the kill (internal)")

@@ -12,7 +12,8 @@ package main
 //   coord. → "stream LAST [UNPUBLISHED...]"   worker → a "conn ..." line per open connection
 //                          (stream_tally.go) of stream messages 1..LAST, then "streamed COUNT"
 //   coord. → "quit" (or EOF)                   the worker exits; the kernel closes its sockets
-// A broadcast message is the text "b SEQ ...", a stream message "f SEQ INSTANCE ..." (failover.go).
+// A broadcast message is the text "b SEQ ...", a stream message "f SEQ INSTANCE ..." (failover.go;
+// its warm-up's "w ..." are not counted).
 
 import (
 	"bufio"
