@@ -237,7 +237,7 @@ func account(o options, r *failoverResult, hosts []string, rows [][]string, owne
 	}
 	var from, to int64
 	for k, f := range rows {
-		if len(f) < 10 {
+		if len(f) < 11 { // "conn I" and stream_tally.go's summary
 			continue
 		}
 		t := targetOf(o, owners[k].first+int(atoi(f[1])))
@@ -245,7 +245,7 @@ func account(o options, r *failoverResult, hosts []string, rows [][]string, owne
 		if t.sse {
 			kind = "sse"
 		}
-		missed, first, lastMissed := int(atoi(f[3])), atoi(f[7]), atoi(f[8])
+		missed := int(atoi(f[3]))
 		for _, key := range []string{"all", kind, fmt.Sprintf("instance %d", t.instance+1)} {
 			g := r.Loss[key]
 			if g == nil {
@@ -263,18 +263,27 @@ func account(o options, r *failoverResult, hosts []string, rows [][]string, owne
 			g.Reorder += int(atoi(f[6]))
 			g.Closed += int(atoi(f[9]))
 		}
-		if missed > 0 {
-			if a := ps.at[first]; from == 0 || a < from {
-				from = a
+		for _, span := range strings.Split(f[10], ",") { // when the missed ones were POSTed
+			lo, hi, _ := strings.Cut(span, "-")
+			if lo == "" {
+				continue
 			}
-			if a := ps.at[lastMissed]; a > to {
-				to = a
+			if hi == "" {
+				hi = lo
+			}
+			for seq := atoi(lo); seq <= atoi(hi) && seq < int64(len(ps.at)); seq++ {
+				if a := ps.at[seq]; a != 0 && (from == 0 || a < from) {
+					from = a
+				}
+				if a := ps.at[seq]; a > to {
+					to = a
+				}
 			}
 		}
 		for inst := 0; inst < n; inst++ {
 			var a int64
-			if 10+inst < len(f) {
-				a = atoi(f[10+inst])
+			if 11+inst < len(f) {
+				a = atoi(f[11+inst])
 			}
 			if a == 0 {
 				never[inst]++

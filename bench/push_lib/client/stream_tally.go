@@ -59,25 +59,23 @@ func (t *streamTally) close() {
 	t.mu.Unlock()
 }
 
-// summary: "RECEIVED MISSED GAPS DUP REORDER FIRST_MISSED LAST_MISSED CLOSED AFTER_0 AFTER_1 ..."
-// over messages 1..last that were published (not in unpublished); a gap is a run of missed ones.
+// summary: "RECEIVED MISSED GAPS DUP REORDER FIRST_MISSED LAST_MISSED CLOSED RANGES AFTER_0 AFTER_1 ..."
+// over messages 1..last that were published (not in unpublished); a gap is a run of missed
+// ones, RANGES lists them ("7-9,12", "-" for none).
 func (t *streamTally) summary(last int, unpublished map[int]bool) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	missed, gaps, first, lastMissed := 0, 0, 0, 0
-	inGap := false
+	missed, first, lastMissed := 0, 0, 0
+	var ranges [][2]int
 	for seq := 1; seq <= last; seq++ {
-		if unpublished[seq] {
-			continue
-		}
-		if seq/64 < len(t.seen) && t.seen[seq/64]&(1<<(seq%64)) != 0 {
-			inGap = false
+		if unpublished[seq] || seq/64 < len(t.seen) && t.seen[seq/64]&(1<<(seq%64)) != 0 {
 			continue
 		}
 		missed++
-		if !inGap {
-			gaps++
-			inGap = true
+		if n := len(ranges); n > 0 && ranges[n-1][1] == seq-1 {
+			ranges[n-1][1] = seq
+		} else {
+			ranges = append(ranges, [2]int{seq, seq})
 		}
 		if first == 0 {
 			first = seq
@@ -88,8 +86,20 @@ func (t *streamTally) summary(last int, unpublished map[int]bool) string {
 	if t.closed {
 		closed = 1
 	}
+	list := make([]string, 0, len(ranges))
+	for _, r := range ranges {
+		if r[0] == r[1] {
+			list = append(list, fmt.Sprint(r[0]))
+		} else {
+			list = append(list, fmt.Sprintf("%d-%d", r[0], r[1]))
+		}
+	}
+	if len(list) == 0 {
+		list = append(list, "-")
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %d %d %d %d %d %d %d", t.received, missed, gaps, t.dup, t.reorder, first, lastMissed, closed)
+	fmt.Fprintf(&b, "%d %d %d %d %d %d %d %d %s", t.received, missed, len(ranges), t.dup, t.reorder, first, lastMissed,
+		closed, strings.Join(list, ","))
 	for _, a := range t.after {
 		fmt.Fprintf(&b, " %d", a)
 	}
