@@ -2,7 +2,8 @@
 
 # bench/push's app for nettyrack (the rack.upgrade contract): every WebSocket subscribes to one
 # channel and echoes what it receives; POST /publish broadcasts the request body on that channel.
-# bench/push_lib/faye.ru is the same app for faye-websocket on Puma.
+# bench/push_lib/faye.ru is the same app for faye-websocket on Puma. An SSE stream (GET with
+# Accept: text/event-stream, bench/push-redis) subscribes to the same channel: one event a message.
 CHANNEL = "bench"
 
 module EchoSubscriber
@@ -11,7 +12,7 @@ module EchoSubscriber
 end
 
 run lambda { |env|
-  if env["rack.upgrade?"] == :websocket
+  if env["rack.upgrade?"] # :websocket or :sse
     env["rack.upgrade"] = EchoSubscriber
     [200, {}, []]
   elsif env["PATH_INFO"] == "/publish"

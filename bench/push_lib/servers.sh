@@ -1,14 +1,23 @@
 # shellcheck shell=bash
 # Server processes for bench/push (sourced): each is started with setsid in its own process group,
 # so that its RSS can be summed over the group (the JRuby launcher and its JVM; Puma) and the whole
-# group stopped. cleanup (trap EXIT) stops every server still running.
+# group stopped. cleanup (trap EXIT) stops every server still running, the last started first.
 
 SERVER_PIDS=()
 
 log() { printf '[push %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
-alive() { # a child that exited stays a zombie until waited for: not alive
-  kill -0 "$1" 2>/dev/null && [[ $(ps -o stat= -p "$1" 2>/dev/null) != Z* ]]
+# alive PID: a child that exited stays a zombie until waited for: not alive. But bin/nettyrack's
+# JVM execs itself once with the JVM settings it lacks (same pid), and while exec ends the JVM's
+# other threads the pid shows as a zombie for a moment: only one that stays a zombie is dead.
+alive() {
+  local i
+  for i in 1 2 3 4 5; do
+    kill -0 "$1" 2>/dev/null || return 1
+    [[ $(ps -o stat= -p "$1" 2>/dev/null) == Z* ]] || return 0
+    sleep 0.2
+  done
+  return 1
 }
 
 stop_server() {
@@ -24,9 +33,9 @@ stop_server() {
   return 0
 }
 
-cleanup() {
-  local pid
-  for pid in "${SERVER_PIDS[@]}"; do stop_server "$pid"; done
+cleanup() { # the last started first: servers before the Redis they use
+  local i
+  for ((i = ${#SERVER_PIDS[@]} - 1; i >= 0; i--)); do stop_server "${SERVER_PIDS[i]}"; done
   SERVER_PIDS=()
 }
 

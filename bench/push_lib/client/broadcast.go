@@ -15,7 +15,7 @@ import (
 func broadcasts(o options, p *pool, r *result) {
 	http.DefaultClient.Timeout = o.limit
 	for seq := 1; seq <= o.broadcastWarmup+o.broadcasts; seq++ {
-		took, post, got, err := broadcast(o, p, seq)
+		_, took, post, got, err := broadcast(o, p, seq, o.publish)
 		if err != nil {
 			r.Error = err.Error()
 			return
@@ -36,20 +36,20 @@ func broadcasts(o options, p *pool, r *result) {
 	r.Median = s[len(s)/2]
 }
 
-// broadcast publishes message SEQ and waits for every worker's receipts (or the time limit);
-// returns the milliseconds from the POST to the last receipt and to the POST's answer, and how
-// many connections got the message.
-func broadcast(o options, p *pool, seq int) (took, post float64, got int, err error) {
+// broadcast POSTs message SEQ to url and waits for every worker's receipts (or the time limit);
+// returns when it POSTed, the milliseconds from then to the last receipt and to the POST's
+// answer, and how many connections got the message.
+func broadcast(o options, p *pool, seq int, url string) (start time.Time, took, post float64, got int, err error) {
 	body := fmt.Sprintf("b %d %s", seq, strings.Repeat(".", 32))
-	start := time.Now()
-	resp, err := http.Post(o.publish, "text/plain", strings.NewReader(body))
+	start = time.Now()
+	resp, err := http.Post(url, "text/plain", strings.NewReader(body))
 	if err != nil {
-		return 0, 0, 0, err
+		return start, 0, 0, 0, err
 	}
 	resp.Body.Close()
 	post = float64(time.Since(start).Microseconds()) / 1000
 	if resp.StatusCode != 200 {
-		return 0, 0, 0, fmt.Errorf("publish answered %d", resp.StatusCode)
+		return start, 0, 0, 0, fmt.Errorf("publish answered %d", resp.StatusCode)
 	}
 	deadline := start.Add(o.limit)
 	var last int64
@@ -58,7 +58,7 @@ func broadcast(o options, p *pool, seq int) (took, post float64, got int, err er
 		if err != nil { // late or lost messages: take what arrived
 			w.send(fmt.Sprintf("status %d", seq))
 			if f, err = w.next("status", seq, 5*time.Second); err != nil {
-				return 0, 0, 0, err
+				return start, 0, 0, 0, err
 			}
 		}
 		got += int(atoi(f[2]))
@@ -67,7 +67,7 @@ func broadcast(o options, p *pool, seq int) (took, post float64, got int, err er
 		}
 	}
 	if last == 0 {
-		return o.limit.Seconds() * 1000, post, 0, nil
+		return start, o.limit.Seconds() * 1000, post, 0, nil
 	}
-	return float64(last-start.UnixNano()) / 1e6, post, got, nil
+	return start, float64(last-start.UnixNano()) / 1e6, post, got, nil
 }

@@ -22,8 +22,9 @@ func sourceIP(i, first, perIP int) net.IP {
 	return net.IPv4(127, byte(n>>16), byte(n>>8), byte(n))
 }
 
-func dialer(src net.IP, timeout time.Duration) *websocket.Dialer {
-	nd := &net.Dialer{
+// netDialer dials from src; the kernel picks the port at connect() time.
+func netDialer(src net.IP, timeout time.Duration) *net.Dialer {
+	return &net.Dialer{
 		LocalAddr: &net.TCPAddr{IP: src},
 		Timeout:   timeout,
 		Control: func(_, _ string, c syscall.RawConn) error {
@@ -36,16 +37,33 @@ func dialer(src net.IP, timeout time.Duration) *websocket.Dialer {
 			return serr
 		},
 	}
+}
+
+func dialer(src net.IP, timeout time.Duration) *websocket.Dialer {
 	return &websocket.Dialer{
-		NetDialContext:   nd.DialContext,
+		NetDialContext:   netDialer(src, timeout).DialContext,
 		HandshakeTimeout: timeout,
 		ReadBufferSize:   1024,
 		WriteBufferSize:  1024,
 	}
 }
 
-// openAll dials n connections, at most parallel at a time, and hands each open one to onOpen.
+// openAll dials n WebSockets to url, at most parallel at a time, and hands each open one to onOpen.
 func openAll(url string, n, first, perIP, parallel int, onOpen func(*websocket.Conn)) (ok, failed int, firstErr error) {
+	var mu sync.Mutex
+	return dialEach(n, parallel, func(i int) error {
+		c, _, err := dialer(sourceIP(i, first, perIP), 60*time.Second).DialContext(context.Background(), url, nil)
+		if err == nil {
+			mu.Lock()
+			onOpen(c)
+			mu.Unlock()
+		}
+		return err
+	})
+}
+
+// dialEach calls dial(0..n-1), at most parallel at a time, and counts the outcomes.
+func dialEach(n, parallel int, dial func(i int) error) (ok, failed int, firstErr error) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, parallel)
@@ -54,7 +72,7 @@ func openAll(url string, n, first, perIP, parallel int, onOpen func(*websocket.C
 		wg.Add(1)
 		go func(i int) {
 			defer func() { <-slots; wg.Done() }()
-			c, _, err := dialer(sourceIP(i, first, perIP), 60*time.Second).DialContext(context.Background(), url, nil)
+			err := dial(i)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -65,7 +83,6 @@ func openAll(url string, n, first, perIP, parallel int, onOpen func(*websocket.C
 				return
 			}
 			ok++
-			onOpen(c)
 		}(i)
 	}
 	wg.Wait()

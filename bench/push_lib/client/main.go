@@ -9,6 +9,9 @@
 //     the server sends to every connection; the time from the POST to the last connection
 //     receiving it (median reported).
 //
+// With -mode fanout or -mode failover it measures instead several instances sharing a Redis
+// (bench/push-redis): fanout.go and failover.go.
+//
 // It prints one JSON object on stdout; progress goes to stderr.
 package main
 
@@ -23,6 +26,11 @@ import (
 
 type options struct {
 	worker                          bool
+	mode, instances, kinds          string
+	indexFirst, killSeq, killPid    int
+	rate                            float64
+	stream, killAfter, drain        time.Duration
+	streamWarmup                    time.Duration
 	url, publish, name, serve       string
 	h2Addr                          string
 	h2Conns                         int
@@ -33,31 +41,47 @@ type options struct {
 	warmup, duration, settle, limit time.Duration
 }
 
+// opened: how the opening of the held connections went.
+type opened struct {
+	Requested   int     `json:"conns"`
+	Open        int     `json:"open"`
+	OpenFailed  int     `json:"open_failed"`
+	OpenError   string  `json:"open_error,omitempty"`
+	OpenSeconds float64 `json:"open_seconds"`
+	Processes   int     `json:"client_processes"`
+}
+
 type result struct {
-	Server      string      `json:"server"`
-	Echo        echoResult  `json:"echo"`
-	EchoH2      *echoResult `json:"echo_h2,omitempty"`
-	Requested   int         `json:"conns"`
-	Open        int         `json:"open"`
-	OpenFailed  int         `json:"open_failed"`
-	OpenError   string      `json:"open_error,omitempty"`
-	OpenSeconds float64     `json:"open_seconds"`
-	Processes   int         `json:"client_processes"`
-	RSSBefore   int64       `json:"rss_before"`
-	RSSOpen     int64       `json:"rss_open"`
-	PerConn     float64     `json:"rss_per_conn"`
-	Broadcast   []float64   `json:"broadcast_ms"`
-	Delivered   []int       `json:"broadcast_delivered"`
-	Median      float64     `json:"broadcast_median_ms"`
-	Publish     []float64   `json:"publish_ms"`
-	WarmupMs    []float64   `json:"broadcast_warmup_ms"`
-	Error       string      `json:"error,omitempty"`
+	Server string      `json:"server"`
+	Echo   echoResult  `json:"echo"`
+	EchoH2 *echoResult `json:"echo_h2,omitempty"`
+	opened
+	RSSBefore int64     `json:"rss_before"`
+	RSSOpen   int64     `json:"rss_open"`
+	PerConn   float64   `json:"rss_per_conn"`
+	Broadcast []float64 `json:"broadcast_ms"`
+	Delivered []int     `json:"broadcast_delivered"`
+	Median    float64   `json:"broadcast_median_ms"`
+	Publish   []float64 `json:"publish_ms"`
+	WarmupMs  []float64 `json:"broadcast_warmup_ms"`
+	Error     string    `json:"error,omitempty"`
 }
 
 func main() {
 	var o options
 	flag.BoolVar(&o.worker, "worker", false, "run as a worker process (internal)")
 	flag.StringVar(&o.serve, "serve", "", "run the reference server on this address instead (reference.go)")
+	flag.StringVar(&o.mode, "mode", "", "fanout or failover: several instances on one Redis (fanout.go, failover.go)")
+	flag.StringVar(&o.instances, "instances", "", "HOST:PORT,... of the instances the connections are spread over")
+	flag.StringVar(&o.kinds, "kinds", "ws", "connection kinds in turn over the instances: ws, sse (clients.go)")
+	flag.IntVar(&o.indexFirst, "index-first", 0, "global number of a worker's first connection (internal)")
+	flag.Float64Var(&o.rate, "rate", 1000, "failover: messages POSTed per second, round-robin over the instances")
+	flag.DurationVar(&o.stream, "stream", 20*time.Second, "failover: how long the stream runs")
+	flag.DurationVar(&o.streamWarmup, "stream-warmup", 5*time.Second, "failover: uncounted stream before the counted one")
+	flag.DurationVar(&o.killAfter, "kill-after", 6*time.Second, "failover: SIGKILL -kill-pid this far into the stream")
+	flag.IntVar(&o.killPid, "kill-pid", 0, "failover: the Redis master's pid (0: no kill, a baseline)")
+	flag.IntVar(&o.killSeq, "kill-seq", 0, "failover: first message POSTed after the kill (internal)")
+	flag.DurationVar(&o.drain, "drain", 3*time.Second, "failover: wait after the last POST before counting")
 	flag.StringVar(&o.url, "url", "", "WebSocket URL, ws://127.0.0.1:PORT/")
 	flag.StringVar(&o.publish, "publish", "", "HTTP URL that broadcasts the POSTed body to every connection")
 	flag.StringVar(&o.name, "name", "server", "server name for the result")
@@ -85,7 +109,15 @@ func main() {
 		runWorker(o)
 		return
 	}
-	r := run(o)
+	var r any
+	switch o.mode {
+	case "fanout":
+		r = runFanout(o)
+	case "failover":
+		r = runFailover(o)
+	default:
+		r = run(o)
+	}
 	json.NewEncoder(os.Stdout).Encode(r)
 }
 
@@ -94,7 +126,7 @@ func logf(format string, args ...any) {
 }
 
 func run(o options) (r result) {
-	r.Server, r.Requested = o.name, o.conns
+	r.Server = o.name
 	p := holdIdle(o, &r)
 	defer p.stop()
 	if r.Error != "" {
@@ -122,26 +154,11 @@ func holdIdle(o options, r *result) *pool {
 	time.Sleep(o.settle)
 	r.RSSBefore, _ = groupRSS(o.pgid)
 	logf("%s: RSS %d MB; opening %d idle connections", o.name, r.RSSBefore>>20, o.conns)
-	start := time.Now()
-	p, err := startPool(o)
+	p, err := openPool(o, &r.opened)
 	if err != nil {
 		r.Error = err.Error()
 		return p
 	}
-	r.Processes = len(p.workers)
-	for _, w := range p.workers {
-		f, err := w.next("opened", -1, 10*time.Minute)
-		if err != nil {
-			r.Error = err.Error()
-			return p
-		}
-		r.Open += int(atoi(f[1]))
-		r.OpenFailed += int(atoi(f[2]))
-		if f[4] != "-" && r.OpenError == "" {
-			r.OpenError = strings.Join(f[4:], " ")
-		}
-	}
-	r.OpenSeconds = time.Since(start).Seconds()
 	time.Sleep(o.settle)
 	r.RSSOpen, _ = groupRSS(o.pgid)
 	if r.Open > 0 {
@@ -150,4 +167,28 @@ func holdIdle(o options, r *result) *pool {
 	logf("%s: %d open (%d failed) in %.1f s; RSS %d MB, %.1f KB per connection", o.name, r.Open, r.OpenFailed,
 		r.OpenSeconds, r.RSSOpen>>20, r.PerConn/1024)
 	return p
+}
+
+// openPool starts the workers and waits until each has dialled its connections.
+func openPool(o options, r *opened) (*pool, error) {
+	r.Requested = o.conns
+	start := time.Now()
+	p, err := startPool(o)
+	if err != nil {
+		return p, err
+	}
+	r.Processes = len(p.workers)
+	for _, w := range p.workers {
+		f, err := w.next("opened", -1, 10*time.Minute)
+		if err != nil {
+			return p, err
+		}
+		r.Open += int(atoi(f[1]))
+		r.OpenFailed += int(atoi(f[2]))
+		if f[4] != "-" && r.OpenError == "" {
+			r.OpenError = strings.Join(f[4:], " ")
+		}
+	}
+	r.OpenSeconds = time.Since(start).Seconds()
+	return p, nil
 }

@@ -15,6 +15,7 @@ import (
 )
 
 type worker struct {
+	first int // the global number of its first connection (clients.go)
 	cmd   *exec.Cmd
 	in    io.WriteCloser
 	lines chan []string
@@ -28,17 +29,19 @@ func startPool(o options) (*pool, error) {
 		return nil, err
 	}
 	p := &pool{}
-	ipFirst := o.ipFirst
+	ipFirst, first := o.ipFirst, 0
 	for left := o.conns; left > 0; left -= o.perProcess {
 		n := left
 		if n > o.perProcess {
 			n = o.perProcess
 		}
-		cmd := exec.Command(self, "-worker", "-url", o.url, "-conns", strconv.Itoa(n),
+		cmd := exec.Command(self, "-worker", "-url", o.url, "-instances", o.instances, "-kinds", o.kinds,
+			"-conns", strconv.Itoa(n), "-index-first", strconv.Itoa(first), "-kill-seq", strconv.Itoa(o.killSeq),
 			"-ip-first", strconv.Itoa(ipFirst), "-per-ip", strconv.Itoa(o.perIP), "-parallel", strconv.Itoa(o.parallel))
+		w := &worker{first: first, cmd: cmd, lines: make(chan []string, 16)}
 		ipFirst += (n + o.perIP - 1) / o.perIP
+		first += n
 		cmd.Stderr = os.Stderr
-		w := &worker{cmd: cmd, lines: make(chan []string, 16)}
 		if w.in, err = cmd.StdinPipe(); err != nil {
 			return p, err
 		}
@@ -51,6 +54,7 @@ func startPool(o options) (*pool, error) {
 		}
 		go func() {
 			s := bufio.NewScanner(out)
+			s.Buffer(make([]byte, 64<<10), 16<<20) // "times" lines: a number per connection
 			for s.Scan() {
 				w.lines <- strings.Fields(s.Text())
 			}
@@ -102,3 +106,25 @@ func (p *pool) stop() {
 }
 
 func atoi(s string) int64 { n, _ := strconv.ParseInt(s, 10, 64); return n }
+
+// collect gathers the worker's lines starting with word until one starting with end (returned last).
+func (w *worker) collect(word, end string, timeout time.Duration) ([][]string, error) {
+	deadline := time.After(timeout)
+	var out [][]string
+	for {
+		select {
+		case f, ok := <-w.lines:
+			if !ok {
+				return out, fmt.Errorf("worker exited")
+			}
+			if len(f) > 0 && (f[0] == word || f[0] == end) {
+				out = append(out, f)
+				if f[0] == end {
+					return out, nil
+				}
+			}
+		case <-deadline:
+			return out, fmt.Errorf("no %q from worker within %v", end, timeout)
+		}
+	}
+}
