@@ -49,7 +49,9 @@ public final class RedisPubSub extends RedisEngine {
         RedisHistory kept = keepHistory(RedisHistory.Keys.ONE, HistoryReader.master(connector));
         this.subscriber = new SubscriberLoop(connector, local, new CatchUp(local, historyReader(), status), subscriptions,
             liveChannels, queue, status, settings.backoff(), "nettyrack:pubsub:control:" + UUID.randomUUID());
-        Writer writer = new Writer(connector, queue, subscriptions, status, settings.backoff(), settings.pingMillis(), kept);
+        ReplicaWait replicas = kept != null && redis instanceof SentinelUrl ? new ReplicaWait(status) : null;
+        Writer writer = new Writer(connector, queue, subscriptions, status, settings.backoff(), settings.pingMillis(), kept,
+            replicas);
         this.subscriberThread = EngineThreads.daemon(subscriber, "nettyrack-pubsub-subscriber");
         this.writerThread = EngineThreads.daemon(writer, "nettyrack-pubsub-writer");
     }

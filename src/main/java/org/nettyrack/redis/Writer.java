@@ -27,15 +27,19 @@ final class Writer implements Runnable {
     private final Backoff backoff;
     private final long pingNanos;
     private final RedisHistory history; // null: none kept
+    private final ReplicaWait replicas; // null: batches do not wait for a replica
     private Connection connection;
     private long retryAt;
     private long pingAt;
     private boolean rejectedLogged;
     private RuntimeException broken; // why the last send stopped short
 
-    /** history: where messages are kept as they are published, or null. */
+    /**
+     * history: where messages are kept as they are published, or null; replicas: whether a
+     * batch waits for a replica to have it, or null.
+     */
     Writer(Connector connector, PublishQueue queue, Subscriptions subscriptions, LinkStatus status, Backoff backoff,
-           long pingMillis, RedisHistory history) {
+           long pingMillis, RedisHistory history, ReplicaWait replicas) {
         this.connector = connector;
         this.queue = queue;
         this.subscriptions = subscriptions;
@@ -43,6 +47,7 @@ final class Writer implements Runnable {
         this.backoff = backoff;
         this.pingNanos = TimeUnit.MILLISECONDS.toNanos(pingMillis);
         this.history = history;
+        this.replicas = replicas;
     }
 
     @Override
@@ -120,10 +125,12 @@ final class Writer implements Runnable {
     /**
      * Pipelines the batch and reads the replies one by one; returns the messages Redis did not
      * confirm because the connection broke (none when all went). A message Redis refused (an
-     * error reply) counts as gone, with one line until one is taken again.
+     * error reply) counts as gone, with one line until one is taken again. With {@link
+     * ReplicaWait}, a WAIT follows the batch, and none of it is confirmed until WAIT answers.
      */
     private List<PublishQueue.Outgoing> send(List<PublishQueue.Outgoing> batch) {
         int confirmed = 0;
+        boolean waits = replicas != null && replicas.due();
         try {
             for (PublishQueue.Outgoing message : batch) {
                 if (history == null) {
@@ -131,6 +138,9 @@ final class Writer implements Runnable {
                 } else {
                     connection.sendCommand(Protocol.Command.EVAL, history.keep(message.channel(), message.data()));
                 }
+            }
+            if (waits) {
+                connection.sendCommand(Protocol.Command.WAIT, replicas.arguments());
             }
             for (; confirmed < batch.size(); confirmed++) {
                 try {
@@ -145,10 +155,14 @@ final class Writer implements Runnable {
                     refusedOne(refused);
                 }
             }
+            if (waits) {
+                confirmed = 0; // until a replica has them
+                replicas.answered((Long) connection.getOne());
+            }
             return List.of();
         } catch (RuntimeException e) {
             broken = e;
-            return batch.subList(confirmed, batch.size());
+            return batch.subList(waits ? 0 : confirmed, batch.size());
         }
     }
 

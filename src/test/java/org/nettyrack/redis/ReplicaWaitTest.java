@@ -1,0 +1,41 @@
+package org.nettyrack.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class ReplicaWaitTest {
+    private final List<String> log = new CopyOnWriteArrayList<>();
+    private final AtomicLong now = new AtomicLong();
+    private final ReplicaWait wait = new ReplicaWait(new LinkStatus(RedisUrl.parse("redis://h"), log::add), now::get);
+
+    @Test
+    void everyBatchWaitsWhileAReplicaAnswers() {
+        assertTrue(wait.due());
+        wait.answered(1);
+        assertTrue(wait.due());
+        assertEquals(List.of(), log);
+    }
+
+    @Test
+    void withoutAReplicaTheWaitingPausesAndSaysSoOnceThenTriesAgain() {
+        wait.answered(0);
+        assertFalse(wait.due(), "no batch waits for a replica that is not there");
+        assertEquals(1, log.size());
+        assertTrue(log.get(0).contains("no replica acknowledged kept messages within 100 ms"), log.get(0));
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(ReplicaWait.PAUSE_MILLIS));
+        assertTrue(wait.due(), "tried again after the pause");
+        wait.answered(0);
+        assertFalse(wait.due());
+        assertEquals(1, log.size(), "said once");
+        now.addAndGet(TimeUnit.MILLISECONDS.toNanos(ReplicaWait.PAUSE_MILLIS));
+        wait.answered(1);
+        assertEquals("nettyrack: pubsub: a replica has the kept messages again", log.get(1));
+    }
+}
