@@ -12,7 +12,8 @@ import org.nettyrack.core.push.Replay;
  * the subscriber thread remembers the last id it handed on per channel, and when it has
  * subscribed a channel again (Redis restarted, a failover) it reads what came after that id
  * from the history and hands it on before any live message, which it then takes only when
- * newer. A gap the history no longer covers is said in one line. Subscriber thread only.
+ * newer. A gap the history no longer covers is said in one line, and to the channel's
+ * subscribers ({@link org.nettyrack.core.push.PubSub.Subscriber#gap}). Subscriber thread only.
  */
 final class CatchUp {
     private final LocalPubSub local;
@@ -55,7 +56,9 @@ final class CatchUp {
             return;
         }
         if (replay.outcome() == Replay.Outcome.RESET) {
-            status.log("messages on " + channel + " published while the link was down are no longer in the history");
+            status.log("messages on " + channel + " published while the link was down are no longer in the history; "
+                + "its subscribers here are told (an event stream: a reset event)");
+            local.gap(channel, replay.head());
             return;
         }
         for (Message missed : replay.missed()) {

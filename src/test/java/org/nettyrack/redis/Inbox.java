@@ -24,9 +24,17 @@ final class Inbox implements Subscriber {
         this.wait = wait;
     }
 
+    /** The gaps it was told of ({@link Subscriber#gap}), as "CHANNEL HEAD". */
+    final java.util.List<String> gaps = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     @Override
     public void deliver(Message message) {
         messages.add(message);
+    }
+
+    @Override
+    public void gap(String channel, String head) {
+        gaps.add(channel + " " + head);
     }
 
     Message next() throws InterruptedException {

@@ -173,6 +173,30 @@ class RedisHistoryTest {
         assertEquals(null, heard.poll(200));
     }
 
+    /** A gap longer than the history: one line, and the subscribers here are told. */
+    @Test
+    void aLinkDownLongerThanTheHistoryCoversIsSaidAndToldToTheSubscribers() throws Exception {
+        RedisPubSub a = RedisPubSub.builder(redis.url()).history(LIMITS).backoff(1_000, 1_000).log(log::add).start();
+        engines.add(a);
+        RedisPubSub b = engine(LIMITS);
+        Inbox heard = new Inbox(WAIT);
+        a.subscribe("chat", heard);
+        a.live("chat").get(10, TimeUnit.SECONDS);
+        b.publish("chat", bytes("before"));
+        assertEquals("before", text(heard.next()));
+
+        try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+            jedis.clientKill(ClientKillParams.clientKillParams().type(ClientType.PUBSUB));
+        }
+        for (int i = 1; i <= 5; i++) {
+            b.publish("chat", bytes("missed " + i)); // 3 kept: 1 and 2 are gone before A is back
+        }
+        Inbox.await(WAIT, () -> !heard.gaps.isEmpty(), "the subscriber told of the gap: " + log);
+        assertTrue(heard.gaps.get(0).matches("chat [a-z0-9]+-\\d+-\\d+"), heard.gaps.toString());
+        assertTrue(log.stream().anyMatch(line -> line.contains("messages on chat published while the link was down "
+            + "are no longer in the history")), log.toString());
+    }
+
     /** Messages whose batch broke with the connection are not dropped: they go once Redis is back. */
     @Test
     void messagesPublishedWhileRedisIsDownAreKeptOnceItIsBack() throws Exception {

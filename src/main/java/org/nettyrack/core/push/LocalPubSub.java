@@ -160,6 +160,24 @@ public final class LocalPubSub implements PubSub {
         });
     }
 
+    /** Tells the channel's subscribers here that messages were lost ({@link Subscriber#gap}), as {@link #deliver} does. */
+    public void gap(String channel, String head) {
+        Subscribers subscribers = channels.get(channel);
+        if (subscribers == null) {
+            return;
+        }
+        for (Subscriber s : subscribers.inline) {
+            s.gap(channel, head);
+        }
+        subscribers.batched.forEach((executor, batch) -> {
+            try {
+                executor.execute(() -> batch.forEach(s -> s.gap(channel, head)));
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                // the I/O thread is shutting down, and its connections with it
+            }
+        });
+    }
+
     private void deliverOne(Subscriber subscriber, Message message) {
         try {
             subscriber.deliver(message);

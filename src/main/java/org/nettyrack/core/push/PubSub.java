@@ -16,6 +16,14 @@ public interface PubSub extends AutoCloseable {
     @FunctionalInterface
     interface Subscriber {
         void deliver(Message message);
+
+        /**
+         * Messages of the channel were lost on their way to this subscriber and cannot be had
+         * from the history (an engine's link was down longer than the history covers); head is
+         * the newest id, or null. Nothing by default; an event stream is sent a reset event.
+         */
+        default void gap(String channel, String head) {
+        }
     }
 
     /**

@@ -139,6 +139,11 @@ public final class PushClient {
         }
 
         @Override
+        public void gap(String channel, String head) {
+            reset(channel, head);
+        }
+
+        @Override
         public java.util.concurrent.Executor executor() {
             return connection.writer();
         }

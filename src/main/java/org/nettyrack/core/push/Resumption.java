@@ -32,6 +32,11 @@ final class Resumption implements PubSub.Batched {
     }
 
     @Override
+    public void gap(String channel, String head) {
+        target.gap(channel, head);
+    }
+
+    @Override
     public Executor executor() {
         return target instanceof PubSub.Batched batched ? batched.executor() : null;
     }

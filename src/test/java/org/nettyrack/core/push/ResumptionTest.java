@@ -70,6 +70,17 @@ class ResumptionTest {
     }
 
     @Test
+    void aGapTheEngineCannotFillReachesAPlainEventStreamAsAResetEvent() {
+        PushClient client = new PushClient(sse, history);
+        client.subscribe("a", null, null);
+        FakePushConnection ws = new FakePushConnection(Upgrade.WEBSOCKET);
+        new PushClient(ws, history).subscribe("a", null, null);
+        history.gap("a", "ep-1-0");
+        assertEquals(List.of("text:id: ep-1-0\nevent: reset\ndata: a\n\n"), sse.sent);
+        assertEquals(List.of(), ws.sent, "a WebSocket's app speaks its own protocol: nothing is written for it");
+    }
+
+    @Test
     void aHandlerGetsTheMissedMessagesWithTheirIdsAndNoResetEvent() {
         String seen = publish("a", "1");
         String two = publish("a", "2");
