@@ -14,8 +14,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * returns early for a subscription change ({@link #wake}) or {@link #close}.
  */
 final class PublishQueue {
-    /** One PUBLISH to send. */
-    record Outgoing(byte[] channel, byte[] data) {
+    /**
+     * One PUBLISH to send. seq: its place among this engine's messages ({@link #offer(byte[],
+     * byte[])} numbers them in queue order), by which a history tells a message sent again from
+     * one Redis already has.
+     */
+    record Outgoing(byte[] channel, byte[] data, long seq) {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -24,6 +28,7 @@ final class PublishQueue {
     private final int capacity;
     private final LinkStatus status;
     private long dropped;
+    private long sequence;
     private boolean woken;
     private boolean closed;
 
@@ -35,6 +40,17 @@ final class PublishQueue {
         this.status = status;
     }
 
+    /** A new message, numbered after every one offered before it. */
+    void offer(byte[] channel, byte[] data) {
+        lock.lock();
+        try {
+            offer(new Outgoing(channel, data, ++sequence));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A message as it is (one moved from another queue keeps its number). */
     void offer(Outgoing message) {
         boolean firstDrop = false;
         lock.lock();

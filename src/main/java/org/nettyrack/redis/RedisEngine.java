@@ -75,7 +75,7 @@ public abstract class RedisEngine implements PubSub {
 
     @Override
     public void publish(String channel, byte[] data) {
-        queue.offer(new PublishQueue.Outgoing(Subscriptions.bytes(channel), data));
+        queue.offer(Subscriptions.bytes(channel), data);
     }
 
     @Override

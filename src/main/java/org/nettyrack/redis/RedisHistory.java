@@ -42,6 +42,11 @@ final class RedisHistory {
             byte[] stream(byte[] channel) {
                 return concat(utf8(STREAM), channel);
             }
+
+            @Override
+            byte[] publisher(byte[] channel, String id) {
+                return utf8(CLOCK + ":publisher:" + id);
+            }
         },
         /**
          * A Cluster: a script's keys and its shard channel must share a slot, so each slot has
@@ -58,6 +63,11 @@ final class RedisHistory {
             byte[] stream(byte[] channel) {
                 return concat(concat(clock(channel), new byte[] {':'}), channel);
             }
+
+            @Override
+            byte[] publisher(byte[] channel, String id) {
+                return concat(clock(channel), utf8(":publisher:" + id));
+            }
         };
 
         private final byte[] publish;
@@ -69,10 +79,21 @@ final class RedisHistory {
         abstract byte[] clock(byte[] channel);
 
         abstract byte[] stream(byte[] channel);
+
+        /** Where the last message number a publisher kept (here) is remembered. */
+        abstract byte[] publisher(byte[] channel, String id);
     }
 
-    /** KEYS: clock, stream. ARGV: channel, data, messages, ttl ms, an epoch for a clock that has none, the publish command. */
+    /**
+     * KEYS: clock, stream, the publisher's last number. ARGV: channel, data, messages, ttl ms,
+     * an epoch for a clock that has none, the publish command, the message's number. A number
+     * not above the publisher's last is a message sent again that this Redis already has: 'dup'.
+     */
     private static final byte[] KEEP = """
+        if tonumber(ARGV[7]) <= tonumber(redis.call('GET', KEYS[3]) or '-1') then
+          return 'dup'
+        end
+        redis.call('SET', KEYS[3], ARGV[7], 'PX', ARGV[4])
         local t = redis.call('TIME')
         local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
         local clock = redis.call('HMGET', KEYS[1], 'epoch', 'ms', 'n')
@@ -126,6 +147,8 @@ final class RedisHistory {
     private final Keys keys;
     private final byte[] messages;
     private final byte[] ttl;
+    /** This engine, among the publishers of a history. */
+    private final String publisher = MemoryHistory.newEpoch();
 
     RedisHistory(HistoryLimits limits, Keys keys) {
         if (!limits.on()) {
@@ -138,10 +161,11 @@ final class RedisHistory {
     }
 
     /** The arguments of the EVAL that keeps the message and publishes it with its id. */
-    byte[][] keep(byte[] channel, byte[] data) {
+    byte[][] keep(PublishQueue.Outgoing message) {
+        byte[] channel = message.channel();
         byte[] epoch = MemoryHistory.newEpoch().getBytes(StandardCharsets.US_ASCII); // taken only by a clock that has none
-        return new byte[][] {KEEP, utf8("2"), keys.clock(channel), keys.stream(channel), channel, data, messages, ttl,
-            epoch, keys.publish};
+        return new byte[][] {KEEP, utf8("3"), keys.clock(channel), keys.stream(channel), keys.publisher(channel, publisher),
+            channel, message.data(), messages, ttl, epoch, keys.publish, utf8(Long.toString(message.seq()))};
     }
 
     /** Reads what the history holds for channel after position, on connection. */

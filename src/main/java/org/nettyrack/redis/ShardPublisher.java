@@ -85,7 +85,7 @@ final class ShardPublisher {
             if (history == null) {
                 connection.sendCommand(Protocol.Command.SPUBLISH, message.channel(), message.data());
             } else {
-                connection.sendCommand(Protocol.Command.EVAL, history.keep(message.channel(), message.data()));
+                connection.sendCommand(Protocol.Command.EVAL, history.keep(message));
             }
         }
         List<Object> replies = connection.getMany(messages.size());

@@ -136,7 +136,7 @@ final class Writer implements Runnable {
                 if (history == null) {
                     connection.sendCommand(Protocol.Command.PUBLISH, message.channel(), message.data());
                 } else {
-                    connection.sendCommand(Protocol.Command.EVAL, history.keep(message.channel(), message.data()));
+                    connection.sendCommand(Protocol.Command.EVAL, history.keep(message));
                 }
             }
             if (waits) {

@@ -69,7 +69,7 @@ class PublishQueueTest {
     }
 
     private static PublishQueue.Outgoing message(int n) {
-        return new PublishQueue.Outgoing("c".getBytes(StandardCharsets.UTF_8), String.valueOf(n).getBytes(StandardCharsets.UTF_8));
+        return new PublishQueue.Outgoing("c".getBytes(StandardCharsets.UTF_8), String.valueOf(n).getBytes(StandardCharsets.UTF_8), n);
     }
 
     private static List<String> texts(List<PublishQueue.Outgoing> batch) {

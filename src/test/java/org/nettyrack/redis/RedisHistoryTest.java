@@ -20,6 +20,8 @@ import org.nettyrack.core.push.HistoryLimits;
 import org.nettyrack.core.push.PubSub.Message;
 import org.nettyrack.core.push.Replay;
 import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Protocol;
+import redis.clients.jedis.StreamEntryID;
 import redis.clients.jedis.args.ClientType;
 import redis.clients.jedis.params.ClientKillParams;
 
@@ -215,9 +217,25 @@ class RedisHistoryTest {
         redis.restart();
         try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
             Inbox.await(WAIT, () -> jedis.xlen(RedisHistory.STREAM + "chat") == 3, "all three kept in the new Redis");
-            List<String> kept = jedis.xrange(RedisHistory.STREAM + "chat", (redis.clients.jedis.StreamEntryID) null,
-                (redis.clients.jedis.StreamEntryID) null).stream().map(entry -> entry.getFields().get("d")).toList();
+            List<String> kept = jedis.xrange(RedisHistory.STREAM + "chat", (StreamEntryID) null,
+                (StreamEntryID) null).stream().map(entry -> entry.getFields().get("d")).toList();
             assertEquals(List.of("1", "2", "3"), kept, "in order, once each");
+        }
+    }
+
+    /** A message sent again (its reply was lost with a connection) that this Redis already has is not kept twice. */
+    @Test
+    void aMessageSentAgainIsKeptAndPublishedOnce() throws Exception {
+        RedisHistory history = new RedisHistory(LIMITS, RedisHistory.Keys.ONE);
+        PublishQueue.Outgoing first = new PublishQueue.Outgoing(bytes("chat"), bytes("1"), 1);
+        PublishQueue.Outgoing second = new PublishQueue.Outgoing(bytes("chat"), bytes("2"), 2);
+        try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+            List<Object> replies = new ArrayList<>();
+            for (PublishQueue.Outgoing message : List.of(first, second, first, second)) {
+                replies.add(jedis.sendCommand(Protocol.Command.EVAL, history.keep(message)));
+            }
+            assertEquals(List.of("dup", "dup"), replies.subList(2, 4).stream().map(SentinelLookup::text).toList());
+            assertEquals(2, jedis.xlen(RedisHistory.STREAM + "chat"));
         }
     }
 
