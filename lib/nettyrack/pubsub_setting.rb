@@ -81,7 +81,7 @@ module Nettyrack
     end
 
     def history_limits(history)
-      Java::OrgNettyrackCorePush::HistoryLimits.new(history[:messages], (history[:ttl] * 1000).round, history[:channels])
+      Java::OrgNettyrackCorePush::HistoryLimits.of(history[:messages], (history[:ttl] * 1000).round, history[:channels])
     end
 
     # Runs the block with the engine for setting as the process's (Nettyrack.pubsub), then

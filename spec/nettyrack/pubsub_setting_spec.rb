@@ -85,6 +85,8 @@ RSpec.describe Nettyrack::PubSubSetting do
         .to raise_error(Nettyrack::ConfigError, "push history time must be at least 1 ms, got 0")
       expect { described_class.engine(nil, history: { messages: 5, ttl: 60, channels: 0 }) }
         .to raise_error(Nettyrack::ConfigError, "push history channels must be at least 1, got 0")
+      expect { described_class.engine(nil, history: { messages: 99_999_999_999, ttl: 60, channels: 9 }) }
+        .to raise_error(Nettyrack::ConfigError, "push history keeps at most 1000000 messages a channel, got 99999999999")
     end
 
     it "starts a Redis engine that logs to the error stream, without waiting for Redis" do

@@ -8,6 +8,21 @@ package org.nettyrack.core.push;
  */
 public record HistoryLimits(int messages, long ttlMillis, int channels) {
     public static final HistoryLimits NONE = new HistoryLimits(0, 0, 0);
+    /** The most messages a channel may keep. */
+    public static final int MAX_MESSAGES = 1_000_000;
+    /** The most channels an in-memory history may keep. */
+    public static final int MAX_CHANNELS = 10_000_000;
+
+    /** From settings as given (any whole numbers): an IllegalArgumentException names one out of range. */
+    public static HistoryLimits of(long messages, long ttlMillis, long channels) {
+        if (messages > MAX_MESSAGES) {
+            throw new IllegalArgumentException("push history keeps at most " + MAX_MESSAGES + " messages a channel, got " + messages);
+        }
+        if (channels > MAX_CHANNELS) {
+            throw new IllegalArgumentException("push history keeps at most " + MAX_CHANNELS + " channels, got " + channels);
+        }
+        return new HistoryLimits((int) messages, ttlMillis, (int) channels);
+    }
 
     public HistoryLimits {
         if (messages < 0) {
