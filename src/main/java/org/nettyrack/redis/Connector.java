@@ -100,6 +100,11 @@ final class Connector {
             sendCommand(command, args);
             flush();
         }
+
+        /** Sends what commands wrote so far, without reading a reply. */
+        void flushCommands() {
+            flush();
+        }
     }
 
     private static void requireMaster(Connection connection, HostAndPort at) {
