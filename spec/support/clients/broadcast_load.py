@@ -82,7 +82,7 @@ async def run(spec):
     deadline = time.monotonic() + spec["timeout"]
     url = "ws://127.0.0.1:%d%s" % (spec["port"], spec["path"])
     try:
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60)) as session:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=spec["timeout"])) as session:
             before = await stats_value(session, spec["stats"], spec["token"])
             for start in range(0, spec["slow"], 200):
                 batch = [slow_socket(loop, spec["port"], spec["path"]) for _ in range(min(200, spec["slow"] - start))]

@@ -131,10 +131,10 @@ public final class PushClient {
     private final class Direct implements PubSub.Batched {
         @Override
         public void deliver(PubSub.Message message) {
-            if (message.id() != null && connection.protocol() == Upgrade.SSE) {
-                connection.send(SseEvent.format(message.id().toString(), null, -1, message.data()), true);
+            if (connection.protocol() == Upgrade.SSE) {
+                connection.send(SseEvent.of(message), true); // one array for every subscriber on this thread
             } else {
-                write(message.data(), message.text());
+                connection.send(message.data(), message.text());
             }
         }
 

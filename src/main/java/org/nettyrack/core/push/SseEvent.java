@@ -16,6 +16,23 @@ public final class SseEvent {
     private SseEvent() {
     }
 
+    /** The last message made into an event on this thread, and the event. */
+    private static final ThreadLocal<Object[]> LAST = ThreadLocal.withInitial(() -> new Object[2]);
+
+    /**
+     * A published message as one event, with its id when it has one. Made once per message on
+     * a thread: a broadcast hands each I/O thread its subscribers in turn, so they all send the
+     * same array, which the transport then need not copy for each of them.
+     */
+    public static byte[] of(PubSub.Message message) {
+        Object[] last = LAST.get();
+        if (last[0] != message) {
+            last[1] = format(message.id() == null ? null : message.id().toString(), null, -1, message.data());
+            last[0] = message;
+        }
+        return (byte[]) last[1];
+    }
+
     /** The data as one event with no other fields. */
     public static byte[] data(byte[] data) {
         return format(null, null, -1, data);

@@ -75,7 +75,7 @@ final class NettyPushConnection implements PushConnection {
                 }
                 case ACCEPTED -> { }
             }
-            channel.writeAndFlush(framing.message(data, text)).addListener(f -> written(length));
+            channel.writeAndFlush(framing.message(SharedPayload.of(channel, data), text)).addListener(f -> written(length));
         }
         return true;
     }

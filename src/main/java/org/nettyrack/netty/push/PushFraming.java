@@ -1,5 +1,6 @@
 package org.nettyrack.netty.push;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -18,8 +19,8 @@ import org.nettyrack.core.push.SseEvent;
 interface PushFraming {
     Upgrade protocol();
 
-    /** The message to write; wraps the array without copying. */
-    Object message(byte[] data, boolean text);
+    /** The message to write, around its payload ({@link SharedPayload}). */
+    Object message(ByteBuf payload, boolean text);
 
     Object keepAlive();
 
@@ -45,9 +46,8 @@ interface PushFraming {
         }
 
         @Override
-        public Object message(byte[] data, boolean text) {
-            return text ? new TextWebSocketFrame(Unpooled.wrappedBuffer(data))
-                : new BinaryWebSocketFrame(Unpooled.wrappedBuffer(data));
+        public Object message(ByteBuf payload, boolean text) {
+            return text ? new TextWebSocketFrame(payload) : new BinaryWebSocketFrame(payload);
         }
 
         @Override
@@ -78,8 +78,8 @@ interface PushFraming {
         }
 
         @Override
-        public Object message(byte[] data, boolean text) {
-            return new DefaultHttpContent(Unpooled.wrappedBuffer(data));
+        public Object message(ByteBuf payload, boolean text) {
+            return new DefaultHttpContent(payload);
         }
 
         @Override
