@@ -49,7 +49,7 @@ public final class RedisPubSub extends RedisEngine {
         RedisHistory kept = keepHistory(RedisHistory.Keys.ONE, HistoryReader.master(connector));
         this.subscriber = new SubscriberLoop(connector, local, new CatchUp(local, historyReader(), status), subscriptions,
             liveChannels, queue, status, settings.backoff(), "nettyrack:pubsub:control:" + UUID.randomUUID());
-        ReplicaWait replicas = kept != null && redis instanceof SentinelUrl ? new ReplicaWait(status) : null;
+        ReplicaWait replicas = kept != null && redis instanceof SentinelUrl ? new ReplicaWait(status, settings.timeoutMillis()) : null;
         Writer writer = new Writer(connector, queue, subscriptions, status, settings.backoff(), settings.pingMillis(), kept,
             replicas);
         this.subscriberThread = EngineThreads.daemon(subscriber, "nettyrack-pubsub-subscriber");

@@ -9,26 +9,32 @@ import java.util.function.LongSupplier;
  * WAIT after the batch): Redis replicates asynchronously, and a message the master confirmed
  * but had not passed on when it died would be missing from the new master's history, so no
  * client could ever get it. A batch whose WAIT did not answer goes again ({@link Writer}).
- * When no replica answers within the wait (none is up), the writer stops waiting for a while
- * rather than slowing every batch, and says so once.
+ * The wait is half the engine's command timeout (1 s by default), so that a replica on a busy
+ * machine has time (at 100 ms one under a test suite's load fell behind, and the newest
+ * messages were lost in the failover) and the reply still comes before the read times out.
+ * When no replica answers within it (none is up), the writer stops waiting for a while rather
+ * than slowing every batch, and says so once.
  */
 final class ReplicaWait {
-    static final long WAIT_MILLIS = 100;
     static final long PAUSE_MILLIS = 5_000;
 
     private final LinkStatus status;
     private final LongSupplier clock;
-    private final byte[][] command = {bytes("1"), bytes(Long.toString(WAIT_MILLIS))};
+    private final long waitMillis;
+    private final byte[][] command;
     private long pausedUntil;
     private boolean paused;
 
-    ReplicaWait(LinkStatus status) {
-        this(status, System::nanoTime);
+    /** timeoutMillis: the engine's command timeout; WAIT waits half of it. */
+    ReplicaWait(LinkStatus status, int timeoutMillis) {
+        this(status, timeoutMillis, System::nanoTime);
     }
 
-    ReplicaWait(LinkStatus status, LongSupplier clock) {
+    ReplicaWait(LinkStatus status, int timeoutMillis, LongSupplier clock) {
         this.status = status;
         this.clock = clock;
+        this.waitMillis = Math.max(1, timeoutMillis / 2);
+        this.command = new byte[][] {bytes("1"), bytes(Long.toString(waitMillis))};
     }
 
     /** Whether this batch should wait for a replica. */
@@ -36,7 +42,7 @@ final class ReplicaWait {
         return !paused || clock.getAsLong() - pausedUntil >= 0;
     }
 
-    /** WAIT's arguments: one replica, at most {@link #WAIT_MILLIS}. */
+    /** WAIT's arguments: one replica, at most half the command timeout. */
     byte[][] arguments() {
         return command;
     }
@@ -51,7 +57,7 @@ final class ReplicaWait {
             return;
         }
         if (!paused) {
-            status.log("no replica acknowledged kept messages within " + WAIT_MILLIS
+            status.log("no replica acknowledged kept messages within " + waitMillis
                 + " ms; until one does, a failover may lose the newest");
         }
         paused = true;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class ReplicaWaitTest {
     private final List<String> log = new CopyOnWriteArrayList<>();
     private final AtomicLong now = new AtomicLong();
-    private final ReplicaWait wait = new ReplicaWait(new LinkStatus(RedisUrl.parse("redis://h"), log::add), now::get);
+    private final ReplicaWait wait = new ReplicaWait(new LinkStatus(RedisUrl.parse("redis://h"), log::add), 2_000, now::get);
 
     @Test
     void everyBatchWaitsWhileAReplicaAnswers() {
@@ -28,7 +28,7 @@ class ReplicaWaitTest {
         wait.answered(0);
         assertFalse(wait.due(), "no batch waits for a replica that is not there");
         assertEquals(1, log.size());
-        assertTrue(log.get(0).contains("no replica acknowledged kept messages within 100 ms"), log.get(0));
+        assertTrue(log.get(0).contains("no replica acknowledged kept messages within 1000 ms"), log.get(0));
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(ReplicaWait.PAUSE_MILLIS));
         assertTrue(wait.due(), "tried again after the pause");
         wait.answered(0);
