@@ -8,9 +8,8 @@ import java.util.concurrent.Executor;
  * A subscription that resumes from a client's last id: subscribed before the history is read,
  * it holds the live messages that arrive meanwhile, then hands on the missed messages, then
  * the held ones the replay did not already carry (by id), then every message as it comes. So
- * the client gets what it missed and what follows in order, and nothing twice. The hand-over
- * runs where the subscriber's messages run (its connection's writer), so no live message can
- * overtake it.
+ * the client gets what it missed and what follows in order, and nothing twice (see {@link
+ * #start} for how the writes are ordered).
  */
 final class Resumption implements PubSub.Batched {
     private final PubSub.Subscriber target;
@@ -41,18 +40,29 @@ final class Resumption implements PubSub.Batched {
         return target instanceof PubSub.Batched batched ? batched.executor() : null;
     }
 
-    /** Hands on first (a reset's word, or nothing), then the replay's messages, then the held ones. */
+    /**
+     * Hands on first (a reset's word, or nothing) and the replay's messages now, on the
+     * subscribing thread, so they are the connection's next writes (before anything the app
+     * writes or a close it asks for after subscribing); then, on the subscriber's executor,
+     * the held messages the replay did not carry. A live message reaches that executor only
+     * as a task queued behind the replay's writes, and is held until this last step, so none
+     * overtakes the replay.
+     */
     void start(Replay replay, Runnable first) {
-        Runnable handOver = () -> {
+        MessageId last;
+        synchronized (this) {
+            first.run();
+            last = null;
+            for (PubSub.Message missed : replay.missed()) {
+                target.deliver(missed);
+                last = missed.id();
+            }
+        }
+        MessageId replayed = last;
+        Runnable release = () -> {
             synchronized (this) {
-                first.run();
-                MessageId last = null;
-                for (PubSub.Message missed : replay.missed()) {
-                    target.deliver(missed);
-                    last = missed.id();
-                }
                 for (PubSub.Message message : held) {
-                    if (last == null || message.id() == null || message.id().after(last)) {
+                    if (replayed == null || message.id() == null || message.id().after(replayed)) {
                         target.deliver(message);
                     }
                 }
@@ -61,10 +71,10 @@ final class Resumption implements PubSub.Batched {
         };
         Executor executor = executor();
         if (executor == null) {
-            handOver.run();
+            release.run();
         } else {
             try {
-                executor.execute(handOver);
+                executor.execute(release);
             } catch (java.util.concurrent.RejectedExecutionException stopping) {
                 // the connection's thread is going, and the connection with it
             }

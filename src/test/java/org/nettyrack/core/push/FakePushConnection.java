@@ -11,6 +11,8 @@ final class FakePushConnection implements PushConnection {
     final Upgrade protocol;
     final List<String> sent = new ArrayList<>();
     final List<Runnable> scheduled = new ArrayList<>();
+    /** Tasks given to the writer (null: none), run when a test says, as an I/O thread would later. */
+    List<Runnable> writerTasks;
     boolean open = true;
     boolean shutdown;
 
@@ -60,6 +62,11 @@ final class FakePushConnection implements PushConnection {
 
     @Override
     public void timeoutMillis(long millis) {
+    }
+
+    @Override
+    public java.util.concurrent.Executor writer() {
+        return writerTasks == null ? null : writerTasks::add;
     }
 
     @Override

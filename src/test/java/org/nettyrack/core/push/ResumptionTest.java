@@ -81,6 +81,37 @@ class ResumptionTest {
     }
 
     @Test
+    void theResetAndTheReplayAreSentAtOnceSoAnAppThatClosesRightAfterSubscribingStillSendsThem() {
+        String seen = publish("a", "1");
+        publish("a", "2");
+        publish("a", "3");
+        publish("a", "4");
+        publish("a", "5");
+        sse.writerTasks = new ArrayList<>(); // the connection's I/O thread runs nothing yet
+        PushClient client = new PushClient(sse, history);
+        assertEquals(Replay.Outcome.RESET, client.subscribe("a", null, seen));
+        sse.send("one".getBytes(StandardCharsets.UTF_8), true); // what the app's on_open writes, then closes
+        sse.close();
+        sse.writerTasks.forEach(Runnable::run);
+        assertEquals(List.of("reset", "one"), sse.sent.stream().map(s -> s.contains("event: reset") ? "reset" : s.substring(5)).toList());
+    }
+
+    @Test
+    void aLiveMessageThatArrivesBeforeTheHandOverEndsWaitsForItOnTheWriter() {
+        String seen = publish("a", "1");
+        publish("a", "2");
+        sse.writerTasks = new ArrayList<>();
+        PushClient client = new PushClient(sse, history);
+        client.subscribe("a", null, seen);
+        publish("a", "3"); // its delivery is a writer task queued after the hand-over's
+        assertEquals(List.of("2"), data(sse.sent), "the replay is sent on subscribing");
+        while (!sse.writerTasks.isEmpty()) {
+            sse.writerTasks.remove(0).run(); // in the order queued: the release, then the live delivery
+        }
+        assertEquals(List.of("2", "3"), data(sse.sent));
+    }
+
+    @Test
     void aHandlerGetsTheMissedMessagesWithTheirIdsAndNoResetEvent() {
         String seen = publish("a", "1");
         String two = publish("a", "2");
