@@ -157,13 +157,29 @@ final class Writer implements Runnable {
             }
             if (waits) {
                 confirmed = 0; // until a replica has them
-                replicas.answered((Long) connection.getOne());
+                awaitReplica();
             }
             return List.of();
         } catch (RuntimeException e) {
             broken = e;
             return batch.subList(waits ? 0 : confirmed, batch.size());
         }
+    }
+
+    /** Reads WAIT's answer; while a connected replica has not acknowledged, asks again. */
+    private void awaitReplica() {
+        long acknowledged = (Long) connection.getOne();
+        while (replicas.answered(acknowledged, acknowledged > 0 ? 0 : connectedReplicas()) == ReplicaWait.Next.ASK_AGAIN) {
+            connection.sendCommand(Protocol.Command.WAIT, replicas.arguments());
+            acknowledged = (Long) connection.getOne();
+        }
+    }
+
+    /** How many replicas the master has connected (ROLE's third element lists them). */
+    private int connectedReplicas() {
+        connection.sendCommand(Protocol.Command.ROLE);
+        Object role = connection.getOne();
+        return role instanceof List<?> parts && parts.size() > 2 && parts.get(2) instanceof List<?> list ? list.size() : 0;
     }
 
     private void refusedOne(JedisDataException refused) {
