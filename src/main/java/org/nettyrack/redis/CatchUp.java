@@ -50,6 +50,10 @@ final class CatchUp {
         Replay replay;
         try {
             replay = history.resume(channel, last.toString());
+            MessageId from = restartedFrom(replay, last);
+            if (from != null) {
+                replay = history.resume(channel, from.toString());
+            }
         } catch (RuntimeException e) {
             status.log("cannot read the history of " + channel + " after reconnecting (" + e.getMessage()
                 + "); what was published meanwhile is not delivered");
@@ -64,6 +68,29 @@ final class CatchUp {
         for (Message missed : replay.missed()) {
             deliver(missed);
         }
+    }
+
+    /**
+     * Where to resume when the history restarted behind this process, else null. A failover's
+     * new master may lack the newest messages the old one had before its replica did (the same
+     * epoch, but a newest id older than the last one handed on here: resume from that newest
+     * id), or everything, the epoch with it (a new epoch: resume from the moment of the last
+     * one handed on here). Their publishers send the lost messages again, under new ids, so
+     * nothing is missed (some may come twice). A client resuming from an id it cannot have
+     * been given is still told to start over ({@link Replay#resume}).
+     */
+    private static MessageId restartedFrom(Replay replay, MessageId last) {
+        if (replay.outcome() != Replay.Outcome.RESET || replay.head() == null) {
+            return null;
+        }
+        MessageId head = MessageId.parse(replay.head());
+        if (head == null) {
+            return null;
+        }
+        if (!head.sameEpoch(last)) {
+            return new MessageId(head.epoch(), last.millis(), 0);
+        }
+        return last.after(head) ? head : null;
     }
 
     /** Unsubscribed in Redis: forgotten once no subscriber is left here (a slot that moved keeps it). */
