@@ -12,7 +12,8 @@ import java.nio.charset.StandardCharsets;
  * {@code rack.errors} (in development with the report in the body);</li>
  * <li>{@link #serve}: how a transport runs a handler on a worker, so that a failure of the
  * handler itself, or a handler that returns without finishing its response, still ends in
- * an answer and a line in the server's error log, never a connection left waiting.</li>
+ * an answer and a line in the server's error log, never a connection left waiting. It marks
+ * the application's start and return in the request's {@link RequestTimes}.</li>
  * </ul>
  */
 public final class FailureResponse {
@@ -44,12 +45,15 @@ public final class FailureResponse {
      */
     public static void serve(RackHandler handler, RackRequest request, ResponseSink sink, ErrorLog errorLog) {
         boolean failed = true;
+        RequestTimes times = request.times();
+        times.started();
         try {
             handler.handle(request, sink);
             failed = false;
         } catch (RuntimeException | Error e) {
             errorLog.report("internal error serving " + request.method() + " " + request.target(), e);
         } finally {
+            times.returned();
             if (!sink.finished()) {
                 if (!failed && sink.committed()) {
                     sink.end();

@@ -64,6 +64,9 @@ public interface RackRequest {
 
     RequestBody body();
 
+    /** When this exchange reached each stage ({@link RequestTimes}). */
+    RequestTimes times();
+
     /**
      * The {@code :protocol} of an HTTP/2 extended CONNECT (RFC 8441), the protocol the client
      * asks the stream to carry ({@code websocket}); null for any other request.

@@ -9,6 +9,8 @@ import java.util.Map;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.RequestBody;
+import org.nettyrack.core.RequestStart;
+import org.nettyrack.core.RequestTimes;
 import org.nettyrack.core.Upgrade;
 
 /**
@@ -25,10 +27,12 @@ final class ServletRackRequest implements RackRequest {
     private final String scriptName;
     private final Upgrade upgrade;
     private final boolean upgradeUnavailable;
+    private final RequestTimes times;
 
     /** {@code upgrades}: what the container can switch this request to. */
     ServletRackRequest(HttpServletRequest request, HttpServletResponse response, RequestBody body, String scriptName,
                        Upgrades upgrades) {
+        this.times = new RequestTimes(System.nanoTime(), RequestStart.parseMicros(request.getHeader("x-request-start")));
         this.request = request;
         this.response = response;
         this.body = body;
@@ -41,6 +45,11 @@ final class ServletRackRequest implements RackRequest {
     /** A WebSocket handshake in a container without WebSocket support ({@link Upgrades#unavailable}). */
     boolean upgradeUnavailable() {
         return upgradeUnavailable;
+    }
+
+    @Override
+    public RequestTimes times() {
+        return times;
     }
 
     @Override

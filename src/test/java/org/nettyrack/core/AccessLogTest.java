@@ -31,6 +31,7 @@ class AccessLogTest {
             public String localAddress() { return "127.0.0.1"; }
             public int localPort() { return 9292; }
             public RequestBody body() { return null; }
+            public org.nettyrack.core.RequestTimes times() { return org.nettyrack.core.RequestTimes.now(); }
         };
     }
 

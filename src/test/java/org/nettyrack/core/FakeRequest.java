@@ -14,6 +14,8 @@ public final class FakeRequest implements RackRequest {
     private final List<String[]> fields = new ArrayList<>();
     private String connectProtocol;
 
+    private final RequestTimes times = RequestTimes.now();
+
     public FakeRequest(String method, String target, String protocol) {
         this.method = method;
         this.target = target;
@@ -92,6 +94,11 @@ public final class FakeRequest implements RackRequest {
     @Override
     public int localPort() {
         return 9292;
+    }
+
+    @Override
+    public RequestTimes times() {
+        return times;
     }
 
     @Override

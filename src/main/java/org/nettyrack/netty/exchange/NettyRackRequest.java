@@ -11,6 +11,8 @@ import java.util.Map;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.RequestBody;
+import org.nettyrack.core.RequestStart;
+import org.nettyrack.core.RequestTimes;
 import org.nettyrack.core.Upgrade;
 
 /**
@@ -27,8 +29,8 @@ public final class NettyRackRequest implements RackRequest {
     private final Upgrade upgrade;
     private final boolean secure;
     private final String connectProtocol;
-    /** When the request head arrived ({@code System.nanoTime()}): the access log's duration starts here. */
-    final long startNanos;
+    /** From the head's arrival: the access log's duration starts there. */
+    private final RequestTimes times;
 
     public NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local) {
         this(head, body, remote, local, System.nanoTime(), null, false, null);
@@ -42,7 +44,7 @@ public final class NettyRackRequest implements RackRequest {
     public NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local, long startNanos,
                      String protocol, boolean secure, String connectProtocol) {
         this.connectProtocol = connectProtocol;
-        this.startNanos = startNanos;
+        this.times = new RequestTimes(startNanos, RequestStart.parseMicros(head.headers().get("x-request-start")));
         this.protocol = protocol != null ? protocol : head.protocolVersion().text();
         this.secure = secure;
         this.head = head;
@@ -50,6 +52,11 @@ public final class NettyRackRequest implements RackRequest {
         this.remote = remote instanceof InetSocketAddress ? (InetSocketAddress) remote : null;
         this.local = local instanceof InetSocketAddress ? (InetSocketAddress) local : null;
         this.upgrade = Upgrade.of(this);
+    }
+
+    @Override
+    public RequestTimes times() {
+        return times;
     }
 
     public HttpRequest head() {
