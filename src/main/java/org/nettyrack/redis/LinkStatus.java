@@ -19,6 +19,7 @@ final class LinkStatus {
     private final Consumer<String> log;
     private boolean everUp;
     private boolean down;
+    private long reconnects;
 
     /** url: where Redis is, as the lines say it (no password). */
     LinkStatus(Object url, Consumer<String> log) {
@@ -39,9 +40,17 @@ final class LinkStatus {
     synchronized void up() {
         if (down) {
             log((everUp ? "reconnected to " : "connected to ") + url);
+            if (everUp) {
+                reconnects++;
+            }
         }
         down = false;
         everUp = true;
+    }
+
+    /** How many times the link came back after it was lost. */
+    synchronized long reconnects() {
+        return reconnects;
     }
 
     synchronized boolean isDown() {

@@ -17,9 +17,12 @@ final class PublishQueue {
     /**
      * One PUBLISH to send. seq: its place among this engine's messages ({@link #offer(byte[],
      * byte[])} numbers them in queue order), by which a history tells a message sent again from
-     * one Redis already has.
+     * one Redis already has; queuedNanos: when it was published here ({@code System.nanoTime()}).
      */
-    record Outgoing(byte[] channel, byte[] data, long seq) {
+    record Outgoing(byte[] channel, byte[] data, long seq, long queuedNanos) {
+        Outgoing(byte[] channel, byte[] data, long seq) {
+            this(channel, data, seq, System.nanoTime());
+        }
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -166,6 +169,17 @@ final class PublishQueue {
         lock.lock();
         try {
             return messages.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How long the oldest message has waited, in ns (one sent again keeps its first wait); 0 when none waits. */
+    long oldestWaitNanos() {
+        lock.lock();
+        try {
+            Outgoing oldest = messages.peekFirst();
+            return oldest == null ? 0 : Math.max(0, System.nanoTime() - oldest.queuedNanos());
         } finally {
             lock.unlock();
         }

@@ -33,6 +33,11 @@ public abstract class RedisEngine implements PubSub {
     /** The channel gained its first or lost its last local subscriber: Redis must hear of it. */
     abstract void changed(String channel);
 
+    @Override
+    public Flow flow() {
+        return new Flow(status.reconnects(), queue.oldestWaitNanos());
+    }
+
     /**
      * The history an engine keeps, if its settings ask for one: where it is kept (keys) and
      * read (route); null when none is kept. Called once, from the engine's constructor.

@@ -64,6 +64,19 @@ public interface PubSub extends AutoCloseable {
         public static final State LOCAL = new State("local", null, null, null);
     }
 
+    /**
+     * For the metrics, an engine that spans processes: how often its link came back after it
+     * was lost, and how long the oldest message waiting to be published has waited (ns; 0 when
+     * none waits).
+     */
+    record Flow(long reconnects, long lagNanos) {
+    }
+
+    /** This engine's {@link Flow}; null for one inside this process. */
+    default Flow flow() {
+        return null;
+    }
+
     void subscribe(String channel, Subscriber subscriber);
 
     /**
