@@ -126,10 +126,10 @@ module Nettyrack
       outcome = rollout.await
       outcome.switched ? switched(runtime, outcome, started, canary_at) : rolled_back(runtime, outcome)
     rescue Java::OrgNettyrackCoreHost::HostedApp::BootFailure => e
-      status("failed: #{e.message}", false)
+      ended("failed: #{e.message}", failed: true)
       @err.puts("nettyrack: reload failed: #{e.message}; the current code serves on")
     rescue StandardError, Java::JavaLang::Exception => e
-      status("failed: #{e.message}", false)
+      ended("failed: #{e.message}", failed: true)
       @err.puts("nettyrack: reload failed: #{e.message} (#{e.class}); the current code serves on")
     ensure
       @under_way = false
@@ -161,8 +161,8 @@ module Nettyrack
       status("draining: generation #{outcome.generation} serves every new request", true)
       retired, @serving = @serving, runtime
       drained = release(retired, outcome)
-      status("done: generation #{outcome.generation} serves (new code answering #{canary_at} s after the order, " \
-             "all of it after #{elapsed(started)} s)", false)
+      ended("done: generation #{outcome.generation} serves (new code answering #{canary_at} s after the order, " \
+            "all of it after #{elapsed(started)} s)", failed: false)
       @say.call("nettyrack: reload done: generation #{outcome.generation} serves every request; new code answering " \
                 "#{canary_at} s after the order, all of it after #{elapsed(started)} s (#{outcome.tallies})#{drained}")
     end
@@ -170,7 +170,7 @@ module Nettyrack
     def rolled_back(runtime, outcome)
       status("rolled back: #{outcome.tallies}", true)
       release(runtime, outcome)
-      status("rolled back: #{outcome.tallies}", false)
+      ended("rolled back: #{outcome.tallies}", failed: true)
       @err.puts("nettyrack: reload rolled back: #{outcome.tallies}, more than #{@config[:reload_errors]} points " \
                 "over the old code's 5xx; the current code serves on")
     end
@@ -190,6 +190,11 @@ module Nettyrack
 
     def status(words, under_way)
       @server.lifecycle.reload(words, under_way)
+    end
+
+    # The reload's last word, counted (GET /metrics: nettyrack_reloads_total) as done or failed.
+    def ended(words, failed:)
+      @server.lifecycle.reload_ended(words, failed)
     end
 
     def elapsed(started)

@@ -39,6 +39,7 @@ module Nettyrack
       extras = "#{pubsub(server.pubsub)}#{', PROXY protocol' if server.configuration.proxy_protocol?}" \
                "#{", TLS by #{server.tls_engine}" if server.tls_engine}" \
                "#{", public files from #{public_dir}" if public_dir}" \
+               "#{", metrics on #{server.metrics_url}/metrics" if server.metrics_url}" \
                "#{", #{profile}" if profile}"
       "nettyrack #{VERSION}#{" [#{tag}]" if tag} (JRuby #{JRUBY_VERSION}, Java #{java}, #{threads} threads#{extras}) " \
         "listening on #{server.urls.join(', ')}"

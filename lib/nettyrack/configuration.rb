@@ -156,6 +156,7 @@ module Nettyrack
     def directory = @settings[:directory]
     def access_log = @settings[:access_log]
     def control_url = @settings[:control_url]
+    def metrics_url = @settings[:metrics_url]
     def pubsub = @settings[:pubsub]
 
     # The push history's limits: { messages:, ttl:, channels: } (messages 0: none).

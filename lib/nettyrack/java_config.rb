@@ -31,6 +31,7 @@ module Nettyrack
       FileSettings.fill(builder, configuration)
       Settings::BUILDER.each { |row| fill(builder, row, configuration[row.name]) }
       control(builder, configuration.control_url, control_token) if configuration.control_url
+      metrics(builder, configuration.metrics_url) if configuration.metrics_url
       builder.accessLogFormat(configuration[:access_log_format].to_s)
       builder.accessLog(output_stream(access_log))
       builder.errorLog(output_stream(error_log))
@@ -54,6 +55,10 @@ module Nettyrack
 
     def control(builder, url, token)
       url.is_a?(Bind) ? builder.control(java_bind(url), token) : builder.control(*url, token)
+    end
+
+    def metrics(builder, url)
+      url.is_a?(Bind) ? builder.metrics(java_bind(url)) : builder.metrics(*url)
     end
 
     def fill(builder, row, value)

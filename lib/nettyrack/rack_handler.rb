@@ -73,7 +73,7 @@ module Nettyrack
         order = orders.next
         return order.reason if order.kind == :stop
 
-        server.lifecycle.restart("failed: #{NO_RESTART}")
+        server.lifecycle.restart_failed("failed: #{NO_RESTART}")
         warn("nettyrack: #{order.reason}: #{NO_RESTART}")
       end
     end

@@ -76,17 +76,17 @@ module Nettyrack
     def restarting(order)
       @hooks.run(:restart)
       pid = @restart.start
-      @server.lifecycle.restart("in progress (pid #{pid})")
+      @server.lifecycle.restart_started("in progress (pid #{pid})")
       @systemd.reloading("hot restart: pid #{pid} booting")
       @say.call("nettyrack: hot restart (#{order.reason}): pid #{pid} is booting; pid #{Process.pid} serves meanwhile")
     rescue BootError => e
-      @server.lifecycle.restart("failed: #{e.message}")
+      @server.lifecycle.restart_failed("failed: #{e.message}")
       @err.puts("nettyrack: #{order.reason}: no hot restart: #{e.message}; pid #{Process.pid} still serving")
     end
 
     def failed(order)
       @restart.failed
-      @server.lifecycle.restart("failed: #{order.detail}")
+      @server.lifecycle.restart_failed("failed: #{order.detail}")
       @err.puts("nettyrack: hot restart failed: #{order.detail}; pid #{Process.pid} still serving")
       @systemd.ready("serving (hot restart failed)")
       resume

@@ -174,6 +174,11 @@ module Nettyrack
       @netty.control_url
     end
 
+    # The metrics listener (--metrics-url) as tcp://HOST:PORT (port 0 resolved) or unix:///PATH; nil without one.
+    def metrics_url
+      @netty.metrics_url
+    end
+
     # Where POST /stop and POST /restart go (an org.nettyrack.core.ops.Orders): Orders#relay waits on it.
     def orders
       @netty.orders

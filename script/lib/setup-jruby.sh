@@ -15,7 +15,7 @@ NR_RUBY_PKGS="ruby-rack ruby-rack-test ruby-rspec ruby-minitest ruby-sinatra rub
 # Benchmarks and tests (puma: Debian's, for CRuby; python3-venv: script/lib/python.sh; chromium: browser specs;
 # nginx with its stream module, and haproxy: PROXY protocol senders, which the specs run as their own processes;
 # Debian also starts their system services on install unless a policy-rc.d forbids it, as in containers)
-NR_TOOL_PKGS="curl wrk nghttp2-client puma redis-server python3-venv chromium nginx libnginx-mod-stream haproxy systemd"
+NR_TOOL_PKGS="curl wrk nghttp2-client puma redis-server python3-venv chromium nginx libnginx-mod-stream haproxy systemd prometheus"
 
 # --- JDK ------------------------------------------------------------------------------------------
 # Sets NR_APT_EXTRA when the JDK can come from apt; dies when it cannot.

@@ -108,7 +108,15 @@ module Nettyrack
                   option_help: "the token control requests must carry (default: a random one, printed)",
                   also: [Setting::Alias.new(flag: "--no-control-token", dsl: :no_control_token, option: "no_control_token",
                                             help: "ask them for no token at all",
-                                            option_help: "ask control requests for no token at all", value: :none)])
+                                            option_help: "ask control requests for no token at all", value: :none)]),
+      # [host, port] or a unix Bind; nil: none
+      Setting.new(:metrics_url, nil, ->(value) { Control.url(value) }, group: :operations, flags: ["--metrics-url URL"],
+                                                                        keyword: true,
+                  help: ["serve GET /metrics (Prometheus), GET /ready and GET /health,",
+                         "without a token, on tcp://HOST:PORT or unix:///PATH",
+                         "(for a scraper; keep it private too)"],
+                  option: "metrics_url=URL",
+                  option_help: "serve GET /metrics (Prometheus) without a token on tcp://HOST:PORT or unix:///PATH")
     ].freeze
   end
 end

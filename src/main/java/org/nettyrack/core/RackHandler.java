@@ -12,6 +12,11 @@ import java.util.Map;
 public interface RackHandler {
     void handle(RackRequest request, ResponseSink response);
 
+    /** The runtime the application runs on, for the metrics ({@code 10.1.1.0}); empty when not known. */
+    default String runtimeVersion() {
+        return "";
+    }
+
     /**
      * The application's own backtraces (Ruby's, innermost frame first) of the threads running
      * its code, by JVM thread id, for the control endpoint's thread dump. Called on a worker

@@ -87,6 +87,11 @@ public final class RackBridge implements RackHandler {
     }
 
     @Override
+    public String runtimeVersion() {
+        return org.jruby.runtime.Constants.VERSION;
+    }
+
+    @Override
     public void handle(RackRequest request, ResponseSink sink) {
         ThreadContext context = runtime.getCurrentContext();
         IRubyObject input = null;

@@ -10,10 +10,11 @@ import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.ThreadNice;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.config.Bind;
-import org.nettyrack.core.config.ControlEndpoint;
+import org.nettyrack.core.config.ControlSettings;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.config.WorkerSettings;
 import org.nettyrack.core.ops.Lifecycle;
+import org.nettyrack.core.ops.MetricsPage;
 import org.nettyrack.core.ops.Orders;
 import org.nettyrack.core.ops.ServerControl;
 import org.nettyrack.core.ops.ServerStats;
@@ -53,6 +54,7 @@ public final class NettyServer {
     private final ServerConfig config;
     private final RackHandler handler;
     private final PubSub pubsub;
+    private final MetricsPage.Info info;
     private final Orders orders = new Orders();
     private final Lifecycle lifecycle = new Lifecycle();
     private final Transport transport = Transport.best();
@@ -73,6 +75,7 @@ public final class NettyServer {
         this.config = config;
         this.handler = handler;
         this.pubsub = pubsub;
+        this.info = MetricsPage.Info.of("netty", handler);
         this.sockets = new ServerSockets(transport, config.workers().connectionCap());
     }
 
@@ -117,8 +120,8 @@ public final class NettyServer {
                 throw e;
             }
         }
-        if (config.controlSettings().control() != null) {
-            startControl(config.controlSettings().control());
+        if (config.controlSettings().control() != null || config.controlSettings().metrics() != null) {
+            startControl(config.controlSettings());
         }
     }
 
@@ -193,11 +196,18 @@ public final class NettyServer {
         sockets.handOver();
     }
 
-    private void startControl(ControlEndpoint settings) throws BindException, InterruptedException {
-        long waitMillis = config.controlSettings().controlTimeoutMillis();
-        ServerControl actions = new ServerControl(this::stats, pool, handler, waitMillis, orders, lifecycle);
+    /** The control endpoint and the metrics listener, those configured. */
+    private void startControl(ControlSettings settings) throws BindException, InterruptedException {
+        long waitMillis = settings.controlTimeoutMillis();
+        ServerControl actions = new ServerControl(this::stats, this::metrics, pool, handler, waitMillis, orders, lifecycle);
+        long idleMillis = config.timeouts().keepAliveTimeoutMillis() + waitMillis;
         try {
-            sockets.openControl(settings, config.timeouts().keepAliveTimeoutMillis() + waitMillis, actions);
+            if (settings.control() != null) {
+                sockets.openControl(settings.control(), idleMillis, actions);
+            }
+            if (settings.metrics() != null) {
+                sockets.openMetrics(settings.metrics(), idleMillis, actions);
+            }
         } catch (BindException e) {
             stop();
             throw e;
@@ -229,6 +239,16 @@ public final class NettyServer {
             pubsub == null ? null : pubsub.state());
     }
 
+    /** {@code GET /metrics}: {@link MetricsPage} of this server now. */
+    public String metrics() {
+        ServerState current = state;
+        if (current == null) {
+            throw new IllegalStateException("not started");
+        }
+        return MetricsPage.render(info, stats(), current.counters, lifecycle, ServerSockets.byTransport(current.channels),
+            pubsub == null ? null : pubsub.flow());
+    }
+
     /**
      * Replaces every worker thread once it has finished its task ({@link WorkerPool#renewThreads}):
      * after a reload, so that a replaced runtime's per-thread state goes with the threads that ran it.
@@ -250,6 +270,11 @@ public final class NettyServer {
     /** The control endpoint's {@code tcp://host:port} (port 0 resolved) or {@code unix:///path}; null without one. */
     public synchronized String controlUrl() {
         return sockets.controlUrl();
+    }
+
+    /** The metrics listener's URL ({@code --metrics-url}, the port actually bound), or null without one. */
+    public synchronized String metricsUrl() {
+        return sockets.metricsUrl();
     }
 
     /** The URLs served, with the ports actually bound (port 0 resolved); unix:///path for a socket file. */

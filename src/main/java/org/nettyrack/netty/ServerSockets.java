@@ -29,6 +29,7 @@ final class ServerSockets {
     private final ConnectionLimit connections;
     private InheritedSockets inherited = InheritedSockets.none();
     private ControlServer control;
+    private ControlServer metrics;
 
     ServerSockets(Transport transport, int connectionCap) {
         this.transport = transport;
@@ -62,16 +63,40 @@ final class ServerSockets {
         }
     }
 
-    /** Starts accepting on every listener, the control endpoint's too. */
-    void accept() {
-        listeners.accept(connections);
-        if (control != null) {
-            control.accept();
+    /** Binds (or takes over) the token-less metrics listener ({@code --metrics-url}); not accepting yet. */
+    void openMetrics(ControlEndpoint settings, long idleMillis, ControlActions actions) throws BindException {
+        metrics = new ControlServer(settings, idleMillis, actions, transport, true);
+        try {
+            metrics.start(inherited);
+        } catch (Exception e) {
+            BindException failure = new BindException("metrics listener: " + e.getMessage());
+            failure.initCause(e);
+            throw failure;
         }
     }
 
+    /** Starts accepting on every listener, the control endpoint's and the metrics listener's too. */
+    void accept() {
+        listeners.accept(connections);
+        for (ControlServer own : own()) {
+            own.accept();
+        }
+    }
+
+    /** The control endpoint and the metrics listener, those configured. */
+    private List<ControlServer> own() {
+        List<ControlServer> own = new ArrayList<>(2);
+        if (control != null) {
+            own.add(control);
+        }
+        if (metrics != null) {
+            own.add(metrics);
+        }
+        return own;
+    }
+
     /**
-     * Offers every listening socket (the control endpoint's last) to the process that will
+     * Offers every listening socket (the control endpoint's and the metrics listener's last) to the process that will
      * replace this one, over a private unix socket: see {@link Handoff}. Epoll only.
      */
     Handoff handoff(EventLoopGroup acceptors) throws IOException, InterruptedException {
@@ -79,8 +104,8 @@ final class ServerSockets {
             throw new IOException("a hot restart needs Linux's epoll transport; this server runs on " + transport.name());
         }
         List<Integer> fds = new ArrayList<>(listeners.fileDescriptors());
-        if (control != null) {
-            fds.add(control.fileDescriptor());
+        for (ControlServer own : own()) {
+            fds.add(own.fileDescriptor());
         }
         return Handoff.open(acceptors, fds);
     }
@@ -88,8 +113,8 @@ final class ServerSockets {
     /** Stops accepting, leaving the sockets to the process that took them over. */
     void handOver() throws InterruptedException {
         listeners.handOver(connections);
-        if (control != null) {
-            control.handOver();
+        for (ControlServer own : own()) {
+            own.handOver();
         }
     }
 
@@ -99,13 +124,33 @@ final class ServerSockets {
     }
 
     void stopControl() throws InterruptedException {
-        if (control != null) {
-            control.stop();
+        for (ControlServer own : own()) {
+            own.stop();
         }
+    }
+
+    /** Open connections of a server by transport: {@code tcp} (TLS included) and {@code unix}. */
+    static java.util.Map<String, Integer> byTransport(io.netty.channel.group.ChannelGroup channels) {
+        int unix = 0;
+        int all = 0;
+        for (io.netty.channel.Channel channel : channels) {
+            all++;
+            if (channel.localAddress() instanceof io.netty.channel.unix.DomainSocketAddress) {
+                unix++;
+            }
+        }
+        java.util.Map<String, Integer> open = new java.util.LinkedHashMap<>();
+        open.put("tcp", all - unix);
+        open.put("unix", unix);
+        return open;
     }
 
     String controlUrl() {
         return control == null ? null : control.url();
+    }
+
+    String metricsUrl() {
+        return metrics == null ? null : metrics.url();
     }
 
     List<String> urls() {

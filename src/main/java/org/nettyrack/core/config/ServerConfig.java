@@ -100,6 +100,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         private ErrorLog errorLog = LogSettings.DEFAULTS.errorLog();
         private ControlEndpoint control = ControlSettings.DEFAULTS.control();
         private long controlTimeoutMillis = ControlSettings.DEFAULTS.controlTimeoutMillis();
+        private ControlEndpoint metrics = ControlSettings.DEFAULTS.metrics();
 
         private Builder() {
         }
@@ -147,6 +148,9 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         public Builder control(String host, int port, String token) { control = new ControlEndpoint(host, port, token); return this; }
         public Builder control(Bind listener, String token) { control = new ControlEndpoint(listener, token); return this; }
         public Builder controlTimeoutMillis(long ms) { controlTimeoutMillis = ms; return this; }
+        /** The token-less metrics listener ({@code --metrics-url}). */
+        public Builder metrics(String host, int port) { metrics = new ControlEndpoint(host, port, null); return this; }
+        public Builder metrics(Bind listener) { metrics = new ControlEndpoint(listener, null); return this; }
         public Builder errorLog(OutputStream out) { errorLog = out == null ? LogSettings.DEFAULTS.errorLog() : new ErrorLog(out); return this; }
 
         public ServerConfig build() {
@@ -163,7 +167,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
                 new PushSettings(maxMessageSize, maxPushQueue, pushTimeoutMillis, pushSendBuffer),
                 new FileSettings(files, fileCacheMillis, fileCacheEntries, earlyHints),
                 new LogSettings(accessLog, accessLogFormat, errorLog),
-                new ControlSettings(control, controlTimeoutMillis));
+                new ControlSettings(control, controlTimeoutMillis, metrics));
         }
     }
 }

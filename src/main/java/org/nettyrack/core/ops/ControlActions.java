@@ -11,6 +11,9 @@ public interface ControlActions {
     /** {@code GET /stats}: {@link ServerStats} as JSON. */
     String stats();
 
+    /** {@code GET /metrics}: {@link MetricsPage}, Prometheus' text format. */
+    String metrics();
+
     /** {@code GET /thread-backtraces}: {@link ThreadDump} as JSON, once collected. */
     CompletableFuture<String> threadBacktraces();
 

@@ -34,6 +34,10 @@ public final class Lifecycle {
     private volatile String restart;
     private String reload; // guarded by this
     private boolean reloadUnderWay; // guarded by this
+    private final java.util.concurrent.atomic.AtomicLong restartsStarted = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong restartsFailed = new java.util.concurrent.atomic.AtomicLong();
+    private long reloadsDone; // guarded by this
+    private long reloadsFailed; // guarded by this
 
     public Phase phase() {
         return phase;
@@ -60,6 +64,26 @@ public final class Lifecycle {
         restart = status;
     }
 
+    /** A hot restart began (a new process was started): counted for the metrics. */
+    public void restartStarted(String status) {
+        restart = status;
+        restartsStarted.incrementAndGet();
+    }
+
+    /** A hot restart failed (the new process did not take over): counted for the metrics. */
+    public void restartFailed(String status) {
+        restart = status;
+        restartsFailed.incrementAndGet();
+    }
+
+    public long restartsStarted() {
+        return restartsStarted.get();
+    }
+
+    public long restartsFailed() {
+        return restartsFailed.get();
+    }
+
     /** The last reload of the application, in words ("canary: 25 % of requests", "done: ..."); null when none. */
     public synchronized String reload() {
         return reload;
@@ -68,6 +92,24 @@ public final class Lifecycle {
     public synchronized void reload(String status, boolean underWay) {
         reload = status;
         reloadUnderWay = underWay;
+    }
+
+    /** A reload ended: the new code serves, or (failed) the old code serves on. Counted for the metrics. */
+    public synchronized void reloadEnded(String status, boolean failed) {
+        reload(status, false);
+        if (failed) {
+            reloadsFailed++;
+        } else {
+            reloadsDone++;
+        }
+    }
+
+    public synchronized long reloadsDone() {
+        return reloadsDone;
+    }
+
+    public synchronized long reloadsFailed() {
+        return reloadsFailed;
     }
 
     /** Marks a reload requested and returns null; or, while one is under way, says so and marks nothing. */

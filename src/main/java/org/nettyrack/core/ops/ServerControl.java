@@ -6,7 +6,7 @@ import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.Workers;
 
 /**
- * The control endpoint's actions for one server: stats from the transport's snapshot, thread
+ * The control endpoint's actions for one server: stats and metrics from the transport, thread
  * backtraces with the application's part collected on a worker ({@link ThreadDump}), stop and
  * restart and reload handed to whoever waits on the {@link Orders}, the phase from its {@link Lifecycle}.
  */
@@ -16,15 +16,17 @@ public final class ServerControl implements ControlActions {
     static final String RELOAD_REASON = "control /reload-app";
 
     private final Supplier<ServerStats> stats;
+    private final Supplier<String> metrics;
     private final Workers workers;
     private final RackHandler app;
     private final long backtraceTimeoutMillis;
     private final Orders orders;
     private final Lifecycle lifecycle;
 
-    public ServerControl(Supplier<ServerStats> stats, Workers workers, RackHandler app, long backtraceTimeoutMillis,
-                         Orders orders, Lifecycle lifecycle) {
+    public ServerControl(Supplier<ServerStats> stats, Supplier<String> metrics, Workers workers, RackHandler app,
+                         long backtraceTimeoutMillis, Orders orders, Lifecycle lifecycle) {
         this.stats = stats;
+        this.metrics = metrics;
         this.workers = workers;
         this.app = app;
         this.backtraceTimeoutMillis = backtraceTimeoutMillis;
@@ -35,6 +37,11 @@ public final class ServerControl implements ControlActions {
     @Override
     public String stats() {
         return stats.get().toJson();
+    }
+
+    @Override
+    public String metrics() {
+        return metrics.get();
     }
 
     @Override

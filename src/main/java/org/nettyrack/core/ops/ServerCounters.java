@@ -2,9 +2,13 @@ package org.nettyrack.core.ops;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import org.nettyrack.core.RackRequest;
+import org.nettyrack.core.RequestTimes;
 import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.WorkerPool;
+import org.nettyrack.core.metrics.Histogram;
 import org.nettyrack.core.push.PubSub;
+import org.nettyrack.core.push.PushTally;
 
 /**
  * The counts a transport keeps for {@link ServerStats} as it serves, each one atomic and cheap
@@ -13,8 +17,14 @@ import org.nettyrack.core.push.PubSub;
  * worker queue was full, the push sessions open by kind, and those closed for a queue past its
  * limit. Gauges the transport has anyway
  * (open connections, requests in flight, the pool's load) join them in {@link #snapshot}.
+ * For the metrics ({@link MetricsPage}) also: answers by protocol and status class, the
+ * {@link RequestTimes} of each in four histograms, push connections opened and writes sent
+ * or dropped by kind. (Hot restarts and reloads are counted by the {@link Lifecycle}.)
  */
-public final class ServerCounters {
+public final class ServerCounters implements PushTally {
+    /** Protocols of {@link #byProtocol}: HTTP/1.x, HTTP/2. */
+    static final String[] PROTOCOLS = {"http1", "h2"};
+
     private final long startNanos = System.nanoTime();
     private final LongAdder answered = new LongAdder();
     private final LongAdder errors = new LongAdder();
@@ -22,13 +32,54 @@ public final class ServerCounters {
     private final AtomicInteger websockets = new AtomicInteger();
     private final AtomicInteger sseStreams = new AtomicInteger();
     private final LongAdder slowClosed = new LongAdder();
+    private final LongAdder[][] byProtocol = new LongAdder[PROTOCOLS.length][5]; // [protocol][status / 100 - 1]
+    final Histogram duration = new Histogram();
+    final Histogram queue = new Histogram();
+    final Histogram app = new Histogram();
+    final Histogram wire = new Histogram();
+    final Histogram upstream = new Histogram();
+    private final LongAdder[] upgrades = {new LongAdder(), new LongAdder()}; // websocket, sse
+    private final LongAdder[] pushSent = {new LongAdder(), new LongAdder()};
+    private final LongAdder[] pushDropped = {new LongAdder(), new LongAdder()};
 
-    /** A response's last byte was written (or the connection was upgraded) with this status. */
-    public void answered(int status) {
+    public ServerCounters() {
+        for (LongAdder[] classes : byProtocol) {
+            for (int i = 0; i < classes.length; i++) {
+                classes[i] = new LongAdder();
+            }
+        }
+    }
+
+    /**
+     * A response's last byte was written at endNanos (or the connection was upgraded, or
+     * hijacked) with this status: counted, and its times observed.
+     */
+    public void answered(RackRequest request, int status, long endNanos) {
         answered.increment();
         if (status >= 500 && status <= 599) {
             errors.increment();
         }
+        if (status >= 100 && status <= 599) {
+            byProtocol[request.protocol().startsWith("HTTP/2") ? 1 : 0][status / 100 - 1].increment();
+        }
+        RequestTimes times = request.times();
+        duration.observeNanos(times.totalNanos(endNanos));
+        long queued = times.queueNanos();
+        long inApp = times.appNanos();
+        if (inApp > 0) { // reached the application (not a public file, not a 503 from a full queue)
+            queue.observeNanos(queued);
+            app.observeNanos(inApp);
+            wire.observeNanos(times.wireNanos(endNanos));
+        }
+        long upstreamMicros = times.upstreamQueueMicros();
+        if (upstreamMicros >= 0) {
+            upstream.observeNanos(upstreamMicros * 1_000);
+        }
+    }
+
+    /** Answers with this protocol (an index of {@link #PROTOCOLS}) and status class (1 to 5). */
+    long answered(int protocol, int statusClass) {
+        return byProtocol[protocol][statusClass - 1].sum();
     }
 
     /** The worker queue was full: the request gets 503 without reaching the application. */
@@ -46,6 +97,33 @@ public final class ServerCounters {
 
     public void pushOpened(Upgrade kind) {
         sessions(kind).incrementAndGet();
+        upgrades[kind(kind)].increment();
+    }
+
+    @Override
+    public void sent(Upgrade kind) {
+        pushSent[kind(kind)].increment();
+    }
+
+    @Override
+    public void dropped(Upgrade kind) {
+        pushDropped[kind(kind)].increment();
+    }
+
+    long upgrades(Upgrade kind) {
+        return upgrades[kind(kind)].sum();
+    }
+
+    long pushSent(Upgrade kind) {
+        return pushSent[kind(kind)].sum();
+    }
+
+    long pushDropped(Upgrade kind) {
+        return pushDropped[kind(kind)].sum();
+    }
+
+    private static int kind(Upgrade kind) {
+        return kind == Upgrade.WEBSOCKET ? 0 : 1;
     }
 
     public void pushClosed(Upgrade kind) {

@@ -46,12 +46,21 @@ public final class PushLifecycle {
 
     private final SendBacklog backlog;
     private final IdlePolicy idle;
+    private final Upgrade protocol;
+    private final PushTally tally;
     private volatile State state = State.OPEN;
     private PushClose reason; // guarded by this
 
     public PushLifecycle(Upgrade protocol, long maxQueueBytes, long timeoutMillis) {
+        this(protocol, maxQueueBytes, timeoutMillis, PushTally.NONE);
+    }
+
+    /** tally: where each write's admission is counted (the server's metrics). */
+    public PushLifecycle(Upgrade protocol, long maxQueueBytes, long timeoutMillis, PushTally tally) {
         this.backlog = new SendBacklog(maxQueueBytes);
         this.idle = new IdlePolicy(protocol, timeoutMillis);
+        this.protocol = protocol;
+        this.tally = tally;
     }
 
     public State state() {
@@ -66,12 +75,15 @@ public final class PushLifecycle {
     /** Counts a write in; {@code socketFull} as for {@link SendBacklog#admit}. */
     public synchronized Admission admit(int length, boolean socketFull) {
         if (state != State.OPEN) {
+            tally.dropped(protocol);
             return Admission.NOT_OPEN;
         }
         if (!backlog.admit(length, socketFull)) {
             begin(backlog.refusal());
+            tally.dropped(protocol);
             return Admission.OVER_LIMIT;
         }
+        tally.sent(protocol);
         return Admission.ACCEPTED;
     }
 

@@ -85,6 +85,11 @@ public final class AppSwitch implements RackHandler {
     }
 
     @Override
+    public String runtimeVersion() {
+        return current.handler.runtimeVersion();
+    }
+
+    @Override
     public Map<Long, List<String>> backtraces() {
         Map<Long, List<String>> all = new HashMap<>(current.handler.backtraces());
         Rollout trial = rollout;

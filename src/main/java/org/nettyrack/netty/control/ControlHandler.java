@@ -21,6 +21,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Map;
 import org.nettyrack.core.Json;
+import org.nettyrack.core.metrics.PrometheusText;
 import org.nettyrack.core.ops.ControlActions;
 import org.nettyrack.core.ops.Lifecycle;
 
@@ -36,7 +37,8 @@ import org.nettyrack.core.ops.Lifecycle;
  * <li>no token or a wrong one ({@code Authorization: Bearer TOKEN}, or {@code ?token=TOKEN}
  * as with Puma's control app): 403 with an empty body, nothing else;</li>
  * <li>a path that is no action: 404; an action with the wrong method: 405 with {@code Allow};</li>
- * <li>{@code GET /stats}, {@code GET /thread-backtraces}: 200 with JSON;
+ * <li>{@code GET /stats}, {@code GET /thread-backtraces}: 200 with JSON; {@code GET /metrics}:
+ * 200 in Prometheus' text format ({@link org.nettyrack.core.ops.MetricsPage});
  * {@code POST /stop}, {@code POST /restart}: 200, and the stop (or hot restart) is asked for
  * once that answer is written. {@code POST /reload-app}: 200 once the reload is asked for, 409
  * while one is under way.</li>
@@ -49,19 +51,33 @@ import org.nettyrack.core.ops.Lifecycle;
  */
 final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final Map<String, HttpMethod> ACTIONS = Map.of(
-        "/stats", HttpMethod.GET, "/thread-backtraces", HttpMethod.GET, "/stop", HttpMethod.POST,
+        "/stats", HttpMethod.GET, "/metrics", HttpMethod.GET, "/thread-backtraces", HttpMethod.GET, "/stop", HttpMethod.POST,
         "/restart", HttpMethod.POST, "/reload-app", HttpMethod.POST);
-    private static final String ACTION_LIST = "GET /stats, GET /thread-backtraces, POST /stop, POST /restart,"
+    private static final Map<String, HttpMethod> METRICS_ONLY = Map.of("/metrics", HttpMethod.GET);
+    private static final String ACTION_LIST = "GET /stats, GET /metrics, GET /thread-backtraces, POST /stop, POST /restart,"
         + " POST /reload-app, GET /ready, GET /health";
+    private static final String METRICS_LIST = "GET /metrics, GET /ready, GET /health";
     private static final String JSON = "application/json; charset=utf-8";
 
     private final byte[] tokenDigest;
     private final ControlActions control;
+    private final Map<String, HttpMethod> actions;
+    private final String actionList;
 
     /** token: null to let every request through (the explicit no-token opt-out). */
     ControlHandler(String token, ControlActions control) {
+        this(token, control, false);
+    }
+
+    /**
+     * metricsOnly: the metrics listener ({@code --metrics-url}): {@code GET /metrics} and the
+     * probes, nothing that acts on the server (so it can go without a token).
+     */
+    ControlHandler(String token, ControlActions control, boolean metricsOnly) {
         this.tokenDigest = token == null ? null : sha256(token);
         this.control = control;
+        this.actions = metricsOnly ? METRICS_ONLY : ACTIONS;
+        this.actionList = metricsOnly ? METRICS_LIST : ACTION_LIST;
     }
 
     @Override
@@ -81,10 +97,10 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             return;
         }
         String path = target.path();
-        HttpMethod allowed = ACTIONS.get(path);
+        HttpMethod allowed = actions.get(path);
         if (allowed == null) {
             send(ctx, HttpResponseStatus.NOT_FOUND,
-                error("no such action: " + path + " (" + ACTION_LIST + ")"));
+                error("no such action: " + path + " (" + actionList + ")"));
         } else if (!allowed.equals(request.method())) {
             FullHttpResponse refusal = response(HttpResponseStatus.METHOD_NOT_ALLOWED,
                 error(path + " takes " + allowed.name() + ", not " + request.method().name()));
@@ -92,6 +108,10 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
             ctx.writeAndFlush(refusal);
         } else if (path.equals("/stats")) {
             send(ctx, HttpResponseStatus.OK, control.stats());
+        } else if (path.equals("/metrics")) {
+            FullHttpResponse metrics = response(HttpResponseStatus.OK, control.metrics());
+            metrics.headers().set(HttpHeaderNames.CONTENT_TYPE, PrometheusText.CONTENT_TYPE);
+            ctx.writeAndFlush(metrics);
         } else if (path.equals("/stop")) {
             send(ctx, HttpResponseStatus.OK, "{\"status\":\"stopping\"}").addListener(f -> control.stop());
         } else if (path.equals("/restart")) {

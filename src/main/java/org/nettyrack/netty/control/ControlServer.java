@@ -32,7 +32,8 @@ import org.nettyrack.netty.response.DateHeader;
  * Flow control holds pipelined requests while reading is paused for an answer that completes
  * later, so answers leave in request order.
  * Its connections count nowhere in the server's stats and are not drained on a stop: the
- * listener closes last, after the application's.
+ * listener closes last, after the application's. The metrics listener ({@code --metrics-url})
+ * is one more of these, answering {@code GET /metrics} and the probes only.
  */
 public final class ControlServer {
     private static final int MAX_REQUEST = 8 * 1024;
@@ -41,15 +42,23 @@ public final class ControlServer {
     private final long idleMillis;
     private final ControlActions control;
     private final Transport transport;
+    private final boolean metricsOnly;
     private final Listeners listeners = new Listeners();
     private EventLoopGroup loop;
 
     /** idleMillis: a connection that sends nothing this long is closed. */
     public ControlServer(ControlEndpoint settings, long idleMillis, ControlActions control, Transport transport) {
+        this(settings, idleMillis, control, transport, false);
+    }
+
+    /** metricsOnly: the metrics listener, {@code GET /metrics} and the probes only ({@link ControlHandler}). */
+    public ControlServer(ControlEndpoint settings, long idleMillis, ControlActions control, Transport transport,
+                         boolean metricsOnly) {
         this.settings = settings;
         this.idleMillis = idleMillis;
         this.control = control;
         this.transport = transport;
+        this.metricsOnly = metricsOnly;
     }
 
     /**
@@ -68,7 +77,7 @@ public final class ControlServer {
             .childHandler(new ChannelInitializer<Channel>() {
                 @Override
                 protected void initChannel(Channel ch) {
-                    configure(ch.pipeline(), settings.token(), idleMillis, control);
+                    configure(ch.pipeline(), settings.token(), idleMillis, control, metricsOnly);
                 }
             });
         if (!listeners.open(settings.listener(), bootstrap, transport, inherited)) {
@@ -96,13 +105,17 @@ public final class ControlServer {
     }
 
     static void configure(ChannelPipeline p, String token, long idleMillis, ControlActions control) {
+        configure(p, token, idleMillis, control, false);
+    }
+
+    static void configure(ChannelPipeline p, String token, long idleMillis, ControlActions control, boolean metricsOnly) {
         p.addLast(new ReadTimeoutHandler(idleMillis, TimeUnit.MILLISECONDS))
             .addLast(new HttpServerCodec())
             .addLast(DateHeader.INSTANCE)
             .addLast(new HttpServerKeepAliveHandler())
             .addLast(new HttpObjectAggregator(MAX_REQUEST))
             .addLast(new FlowControlHandler())
-            .addLast(new ControlHandler(token, control));
+            .addLast(new ControlHandler(token, control, metricsOnly));
     }
 
     /** {@code tcp://host:port}, with the port actually bound, or {@code unix:///path}. */

@@ -105,6 +105,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
         if (publicFiles != null && publicFiles.serve(request, sink)) {
             return;
         }
+        request.times().dispatched();
         boolean accepted = server.workers.submit(() -> FailureResponse.serve(server.handler, request, sink, server.errorLog));
         if (!accepted) {
             server.counters.rejected();
@@ -185,13 +186,14 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
     }
 
     private void logAccess(NettyRackRequest request, int status, long bytes) {
-        server.counters.answered(status);
+        long end = System.nanoTime();
+        server.counters.answered(request, status, end);
         RecentRequests recent = server.recent();
         if (recent != null) {
             recent.answered(request.method(), request.target(), status);
         }
         if (server.accessLog != null) {
-            server.accessLog.log(request, status, bytes, request.startNanos);
+            server.accessLog.log(request, status, bytes, request.times().arrivedNanos());
         }
     }
 

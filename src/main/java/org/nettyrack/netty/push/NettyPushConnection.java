@@ -9,6 +9,7 @@ import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.push.IdlePolicy;
 import org.nettyrack.core.push.PushClose;
 import org.nettyrack.core.push.PushLifecycle;
+import org.nettyrack.core.push.PushTally;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.SendBacklog;
 
@@ -39,9 +40,15 @@ final class NettyPushConnection implements PushConnection {
 
     /** slowClosed: told once when a write past {@code maxQueue} closes the connection (a slow consumer). */
     NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis, Runnable slowClosed) {
+        this(channel, framing, maxQueue, timeoutMillis, slowClosed, PushTally.NONE);
+    }
+
+    /** tally: where each write is counted, sent or dropped (the server's metrics). */
+    NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis, Runnable slowClosed,
+                        PushTally tally) {
         this.channel = channel;
         this.framing = framing;
-        this.lifecycle = new PushLifecycle(framing.protocol(), maxQueue, timeoutMillis);
+        this.lifecycle = new PushLifecycle(framing.protocol(), maxQueue, timeoutMillis, tally);
         this.slowClosed = slowClosed;
     }
 

@@ -13,16 +13,17 @@ class ServerStatsTest {
     private static final ServerStats.Process BOOTING = new ServerStats.Process(1, Lifecycle.Phase.BOOTING, null, null);
     private final Lifecycle life = new Lifecycle();
     private static final WorkerPool.Load IDLE = new WorkerPool.Load(0, 2, 16, 0);
+    private static final org.nettyrack.core.RackRequest REQUEST = new org.nettyrack.core.FakeRequest("GET", "/", "HTTP/1.1");
     private final ServerCounters counters = new ServerCounters();
 
     @Test
     void countsAnsweredRequestsTheirServerErrorsAndRejections() {
-        counters.answered(200);
-        counters.answered(404);
-        counters.answered(500);
+        counters.answered(REQUEST, 200, System.nanoTime());
+        counters.answered(REQUEST, 404, System.nanoTime());
+        counters.answered(REQUEST, 500, System.nanoTime());
         counters.rejected();
-        counters.answered(503);
-        counters.answered(101);
+        counters.answered(REQUEST, 503, System.nanoTime());
+        counters.answered(REQUEST, 101, System.nanoTime());
         ServerStats stats = counters.snapshot(life, 0, 0, IDLE, PubSub.State.LOCAL);
         assertEquals(5, stats.requestsTotal());
         assertEquals(2, stats.errors(), "500 and 503");

@@ -43,6 +43,11 @@ class ControlHandlerTest {
         }
 
         @Override
+        public String metrics() {
+            return "fake_metric 1\n";
+        }
+
+        @Override
         public CompletableFuture<String> threadBacktraces() {
             return backtraces;
         }
@@ -259,7 +264,7 @@ class ControlHandlerTest {
     void servesTheRealStatsAsJson() {
         ServerStats stats = new ServerStats(1_000_000_000L, new ServerStats.Process(7, Lifecycle.Phase.SERVING, null, null), 2, 0, 5, 1, 0, new WorkerPool.Load(0, 2, 8, 0), 1, 0, 0,
             PubSub.State.LOCAL, new ServerStats.Heap(10, 20));
-        ControlActions real = new ServerControl(() -> stats, task -> false, (request, sink) -> { }, 1000, new Orders(),
+        ControlActions real = new ServerControl(() -> stats, () -> "", task -> false, (request, sink) -> { }, 1000, new Orders(),
             new Lifecycle());
         String out = exchange(channel(TOKEN, real), get("/stats?token=" + TOKEN));
         assertTrue(out.endsWith("\r\n\r\n" + stats.toJson()), out);
