@@ -154,7 +154,7 @@ class ControlHandlerTest {
         EmbeddedChannel ch = channel(TOKEN, control);
         String missing = exchange(ch, get("/reload?token=" + TOKEN));
         assertEquals("HTTP/1.1 404 Not Found", PipelineHarness.statusLine(missing), missing);
-        assertTrue(missing.endsWith("{\"error\":\"no such action: /reload (GET /stats, GET /thread-backtraces,"
+        assertTrue(missing.endsWith("{\"error\":\"no such action: /reload (GET /stats, GET /metrics, GET /thread-backtraces,"
             + " POST /stop, POST /restart, POST /reload-app, GET /ready, GET /health)\"}"), missing);
 
         String postStats = exchange(ch, "POST /stats?token=" + TOKEN + " HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
@@ -166,6 +166,29 @@ class ControlHandlerTest {
         assertTrue(getStop.contains("allow: POST\r\n"), getStop);
         assertEquals(0, control.stops);
         assertTrue(ch.isOpen(), "one connection serves them all");
+    }
+
+    @Test
+    void metricsAreServedInPrometheusTextFormatWithTheToken() {
+        EmbeddedChannel ch = channel(TOKEN, control);
+        assertEquals("HTTP/1.1 403 Forbidden", PipelineHarness.statusLine(exchange(ch, get("/metrics"))));
+        String out = exchange(ch, get("/metrics?token=" + TOKEN));
+        assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(out), out);
+        assertTrue(out.toLowerCase(java.util.Locale.ROOT).contains("content-type: text/plain; version=0.0.4; charset=utf-8\r\n"), out);
+        assertTrue(out.endsWith("\r\n\r\nfake_metric 1\n"), out);
+    }
+
+    @Test
+    void theMetricsListenerServesMetricsAndProbesWithoutATokenAndNothingElse() {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ControlServer.configure(ch.pipeline(), null, 60_000, control, true);
+        assertTrue(exchange(ch, get("/metrics")).endsWith("fake_metric 1\n"));
+        assertEquals("HTTP/1.1 200 OK", PipelineHarness.statusLine(exchange(ch, get("/ready"))));
+        String stop = exchange(ch, "POST /stop HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+        assertEquals("HTTP/1.1 404 Not Found", PipelineHarness.statusLine(stop), stop);
+        assertTrue(stop.endsWith("{\"error\":\"no such action: /stop (GET /metrics, GET /ready, GET /health)\"}"), stop);
+        assertEquals("HTTP/1.1 404 Not Found", PipelineHarness.statusLine(exchange(ch, get("/stats"))));
+        assertEquals(0, control.stops);
     }
 
     @Test
