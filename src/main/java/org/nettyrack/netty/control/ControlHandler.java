@@ -16,13 +16,12 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Map;
 import org.nettyrack.core.Json;
 import org.nettyrack.core.metrics.PrometheusText;
 import org.nettyrack.core.ops.ControlActions;
+import org.nettyrack.core.ops.ControlToken;
 import org.nettyrack.core.ops.Lifecycle;
 
 /**
@@ -43,8 +42,7 @@ import org.nettyrack.core.ops.Lifecycle;
  * once that answer is written. {@code POST /reload-app}: 200 once the reload is asked for, 409
  * while one is under way.</li>
  * </ol>
- * Tokens are compared by their SHA-256 digests with {@link MessageDigest#isEqual}, in time
- * that does not depend on where they differ, or on their lengths. Thread backtraces complete
+ * Tokens are compared as {@link ControlToken} says. Thread backtraces complete
  * off the event loop; reading pauses until they are written, and Netty's flow-control handler
  * holds requests already read meanwhile, so answers keep request order. Netty's keep-alive
  * handler, earlier in the pipeline, settles {@code Connection} and closes.
@@ -59,7 +57,7 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     private static final String METRICS_LIST = "GET /metrics, GET /ready, GET /health";
     private static final String JSON = "application/json; charset=utf-8";
 
-    private final byte[] tokenDigest;
+    private final ControlToken token;
     private final ControlActions control;
     private final Map<String, HttpMethod> actions;
     private final String actionList;
@@ -74,7 +72,7 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
      * probes, nothing that acts on the server (so it can go without a token).
      */
     ControlHandler(String token, ControlActions control, boolean metricsOnly) {
-        this.tokenDigest = token == null ? null : sha256(token);
+        this.token = token == null ? null : new ControlToken(token);
         this.control = control;
         this.actions = metricsOnly ? METRICS_ONLY : ACTIONS;
         this.actionList = metricsOnly ? METRICS_LIST : ACTION_LIST;
@@ -160,18 +158,15 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     }
 
     private boolean authorized(FullHttpRequest request, QueryStringDecoder target) {
-        if (tokenDigest == null) {
+        if (token == null) {
             return true;
         }
-        String given = null;
-        String authorization = request.headers().get(HttpHeaderNames.AUTHORIZATION);
-        if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            given = authorization.substring(7).trim();
-        } else {
+        String given = ControlToken.bearer(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        if (given == null) {
             List<String> tokens = target.parameters().get("token");
             given = tokens == null || tokens.size() != 1 ? null : tokens.get(0);
         }
-        return given != null && MessageDigest.isEqual(tokenDigest, sha256(given));
+        return token.matches(given);
     }
 
     private static ChannelFuture send(ChannelHandlerContext ctx, HttpResponseStatus status, String json) {
@@ -192,14 +187,6 @@ final class ControlHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     private static String error(String message) {
         return new Json().beginObject().name("error").value(message).endObject().toString();
-    }
-
-    private static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK has SHA-256", e);
-        }
     }
 
     @Override
