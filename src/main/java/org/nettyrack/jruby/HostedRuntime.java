@@ -169,6 +169,11 @@ final class HostedRuntime implements HostedApp {
     }
 
     @Override
+    public PubSub pubsub() {
+        return pubsub;
+    }
+
+    @Override
     public ServerConfig config() {
         return config;
     }

@@ -52,7 +52,7 @@ final class EventStreamConnection implements PushConnection, WriteListener, Asyn
         this.async = async;
         this.out = out;
         this.pushes = pushes;
-        this.lifecycle = new PushLifecycle(Upgrade.SSE, maxQueue, timeoutMillis);
+        this.lifecycle = new PushLifecycle(Upgrade.SSE, maxQueue, timeoutMillis, pushes.counters);
         this.idle = lifecycle.idle();
         this.timer = new IdleTimer(pushes.timer, idle, this);
     }

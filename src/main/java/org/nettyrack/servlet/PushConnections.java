@@ -5,8 +5,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.config.ServerConfig;
+import org.nettyrack.core.ops.ServerCounters;
 
 /**
  * What the door's push connections (WebSockets and SSE streams) share: the workers their
@@ -20,14 +22,20 @@ final class PushConnections {
     interface Open {
         /** {@code on_shutdown}, then the close (1001, or the end of the stream), in callback order. */
         void shutdown();
+
+        /** WebSocket or SSE, for the counts. */
+        Upgrade protocol();
     }
 
     final WorkerPool workers;
+    /** The door's counters: push connections open by kind, and each write (the connections' tally). */
+    final ServerCounters counters;
     final ScheduledExecutorService timer;
     private final Set<Open> open = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    PushConnections(ServerConfig config) {
+    PushConnections(ServerConfig config, ServerCounters counters) {
+        this.counters = counters;
         this.workers = new WorkerPool(0, config.workers().maxThreads(), config.workers().queueSize());
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "nettyrack-push-timer");
@@ -45,12 +53,16 @@ final class PushConnections {
     }
 
     void opened(Open connection) {
-        open.add(connection);
+        if (open.add(connection)) {
+            counters.pushOpened(connection.protocol());
+        }
     }
 
     void ended(Open connection) {
         synchronized (open) {
-            open.remove(connection);
+            if (open.remove(connection)) {
+                counters.pushClosed(connection.protocol());
+            }
             open.notifyAll();
         }
     }

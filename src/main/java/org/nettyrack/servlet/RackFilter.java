@@ -51,6 +51,9 @@ public final class RackFilter implements Filter {
             chain.doFilter(req, resp);
             return;
         }
+        if (door.metrics.answer(req, resp)) {
+            return;
+        }
         String file = door.statics.find(req);
         if (file == null) {
             door.serve(req, resp, req.getContextPath(), door.filterSeesAsync);

@@ -38,6 +38,9 @@ public final class RackServlet extends HttpServlet {
             ServletDoor.resume(req); // an async dispatch always reaches the servlet it started in
             return;
         }
+        if (door.metrics.answer(req, resp)) {
+            return;
+        }
         String file = door.statics.find(req);
         if (file == null) {
             door.serve(req, resp, req.getContextPath() + req.getServletPath(), true);

@@ -55,17 +55,22 @@ final class ServletDoor {
      */
     private final WorkerPool workers;
     final ContainerFiles statics;
+    /** The door's counters and its {@code GET} at the {@code metrics-path} param. */
+    final ServletMetrics metrics;
     /** {@link RackFilter} is mapped for ASYNC dispatches too ({@link RackListener} maps it). */
     final boolean filterSeesAsync;
 
-    ServletDoor(HostedApp app, ServletContext context, ContainerFiles statics, boolean filterSeesAsync) {
+    /** metricsPath, controlToken: the context params (null: none), for {@link ServletMetrics}. */
+    ServletDoor(HostedApp app, ServletContext context, ContainerFiles statics, boolean filterSeesAsync, String metricsPath,
+                String controlToken) {
         this.app = app;
         this.filterSeesAsync = filterSeesAsync;
         this.config = app.config();
         this.statics = statics;
         this.workers = new WorkerPool(config.workers().minThreads(), config.workers().maxThreads(),
             config.workers().waitThreads(), config.workers().queueSize(), () -> { });
-        this.upgrades = new Upgrades(context, config, errorLog);
+        this.metrics = new ServletMetrics(metricsPath, controlToken, app.handler(), workers::load, app::pubsub);
+        this.upgrades = new Upgrades(context, config, errorLog, metrics.counters);
         this.headLimits = new HeadLimits(config);
     }
 
@@ -118,15 +123,20 @@ final class ServletDoor {
                 serveAsync(req, resp, request, sink, body);
                 return;
             }
+            request.times().dispatched();
             if (!runOnWorker(() -> FailureResponse.serve(app.handler(), request, sink, errorLog))) {
-                refuse(req, resp, 503);
+                rejected(req, resp, request);
                 return;
             }
             if (sink.acceptedEndpoint() != null) {
                 upgrades.start(req, resp, request.upgrade(), sink.acceptedStatus(), sink.acceptedHeaders(),
                     sink.acceptedEndpoint());
-            } else if (sink.aborted()) {
-                throw new ResponseCut(req);
+                metrics.counters.answered(request, sink.acceptedStatus(), System.nanoTime());
+            } else {
+                metrics.counters.answered(request, resp.getStatus(), System.nanoTime());
+                if (sink.aborted()) {
+                    throw new ResponseCut(req);
+                }
             }
         } finally {
             if (!handedOff) {
@@ -146,6 +156,7 @@ final class ServletDoor {
                             ServletResponseSink sink, RequestBody body) throws IOException {
         AsyncContext async = req.startAsync(req, resp);
         async.setTimeout(0);
+        request.times().dispatched();
         boolean queued = workers.submit(() -> {
             try {
                 FailureResponse.serve(app.handler(), request, sink, errorLog);
@@ -153,6 +164,7 @@ final class ServletDoor {
                 try {
                     body.close();
                 } finally {
+                    metrics.counters.answered(request, resp.getStatus(), System.nanoTime());
                     finish(async, req, sink.aborted());
                 }
             }
@@ -160,7 +172,7 @@ final class ServletDoor {
         if (!queued) { // the queue is full, or the door stops
             try {
                 body.close();
-                refuse(req, resp, 503);
+                rejected(req, resp, request);
             } finally {
                 async.complete();
             }
@@ -207,6 +219,13 @@ final class ServletDoor {
             done.join();
         }
         return queued;
+    }
+
+    /** The worker queue is full (or the door stops): 503, counted as the Netty door counts it. */
+    private void rejected(HttpServletRequest req, HttpServletResponse resp, ServletRackRequest request) throws IOException {
+        metrics.counters.rejected();
+        refuse(req, resp, 503);
+        metrics.counters.answered(request, 503, System.nanoTime());
     }
 
     /**

@@ -11,6 +11,7 @@ import org.nettyrack.core.PushEndpoint;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.config.ServerConfig;
+import org.nettyrack.core.ops.ServerCounters;
 import org.nettyrack.core.push.PushHead;
 import org.nettyrack.core.push.PushSession;
 import org.nettyrack.core.push.UpgradeRefusal;
@@ -40,8 +41,8 @@ final class Upgrades {
     private final ServerConfig config;
     private final ErrorLog errorLog;
 
-    Upgrades(ServletContext context, ServerConfig config, ErrorLog errorLog) {
-        this.pushes = new PushConnections(config);
+    Upgrades(ServletContext context, ServerConfig config, ErrorLog errorLog, ServerCounters counters) {
+        this.pushes = new PushConnections(config, counters);
         Object container = context.getAttribute(WEBSOCKET_CONTAINER);
         this.webSockets = container == null ? null : WebSockets.of(container, pushes, config, errorLog);
         if (webSockets == null) {

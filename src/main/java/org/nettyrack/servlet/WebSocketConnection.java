@@ -48,7 +48,7 @@ final class WebSocketConnection implements PushConnection, IdleTimer.Target {
     WebSocketConnection(Session session, PushConnections pushes, long maxPushQueue, long timeoutMillis) {
         this.session = session;
         this.pushes = pushes;
-        this.lifecycle = new PushLifecycle(Upgrade.WEBSOCKET, maxPushQueue, timeoutMillis);
+        this.lifecycle = new PushLifecycle(Upgrade.WEBSOCKET, maxPushQueue, timeoutMillis, pushes.counters);
         this.idle = lifecycle.idle();
         this.timer = new IdleTimer(pushes.timer, idle, this);
     }

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.PushEndpoint;
+import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.push.PushSession;
 
@@ -85,5 +86,10 @@ public final class WebSocketEndpoint extends Endpoint implements PushConnections
             callbacks.closed();
         }
         pushes.ended(this);
+    }
+
+    @Override
+    public Upgrade protocol() {
+        return Upgrade.WEBSOCKET;
     }
 }

@@ -43,9 +43,11 @@ class UpgradesWithoutWebSocketTest {
 
         Class<?> type = loader.loadClass(Upgrades.class.getName());
         assertEquals(loader, type.getClassLoader());
-        Constructor<?> make = type.getDeclaredConstructor(ServletContext.class, ServerConfig.class, ErrorLog.class);
+        Constructor<?> make = type.getDeclaredConstructor(ServletContext.class, ServerConfig.class, ErrorLog.class,
+            org.nettyrack.core.ops.ServerCounters.class);
         make.setAccessible(true);
-        Object upgrades = make.newInstance(context, ServerConfig.builder().threads(1, 1).build(), ErrorLog.stderr());
+        Object upgrades = make.newInstance(context, ServerConfig.builder().threads(1, 1).build(), ErrorLog.stderr(),
+            new org.nettyrack.core.ops.ServerCounters());
         try {
             assertEquals(List.of(Upgrades.NO_WEBSOCKET), logged);
             assertEquals(Upgrade.NONE, call(upgrades, "offered", request, Upgrade.WEBSOCKET));

@@ -21,6 +21,11 @@ public interface HostedApp extends AutoCloseable {
     /** The limits the settings named (body size and buffering, push), defaults for the rest. */
     ServerConfig config();
 
+    /** The pub/sub engine the application's push goes through (its metrics), or null for none. */
+    default org.nettyrack.core.push.PubSub pubsub() {
+        return null;
+    }
+
     /** Stops the application's runtime; requests must have stopped. Runs once; never throws. */
     @Override
     void close();

@@ -91,7 +91,8 @@ public final class ServerCounters implements PushTally {
      * A push session was closed because what it was sent passed {@code --max-push-queue}: its
      * client reads slower than the application writes (a broadcast it cannot keep up with).
      */
-    public void slowConsumerClosed() {
+    @Override
+    public void closedSlow(Upgrade kind) {
         slowClosed.increment();
     }
 

@@ -81,6 +81,7 @@ public final class PushLifecycle {
         if (!backlog.admit(length, socketFull)) {
             begin(backlog.refusal());
             tally.dropped(protocol);
+            tally.closedSlow(protocol);
             return Admission.OVER_LIMIT;
         }
         tally.sent(protocol);

@@ -30,26 +30,18 @@ final class NettyPushConnection implements PushConnection {
     private final Channel channel;
     private final PushFraming framing;
     private final PushLifecycle lifecycle;
-    private final Runnable slowClosed;
     private volatile PushSession session;
     private Runnable timeoutChanged = () -> { };
 
     NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis) {
-        this(channel, framing, maxQueue, timeoutMillis, () -> { });
+        this(channel, framing, maxQueue, timeoutMillis, PushTally.NONE);
     }
 
-    /** slowClosed: told once when a write past {@code maxQueue} closes the connection (a slow consumer). */
-    NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis, Runnable slowClosed) {
-        this(channel, framing, maxQueue, timeoutMillis, slowClosed, PushTally.NONE);
-    }
-
-    /** tally: where each write is counted, sent or dropped (the server's metrics). */
-    NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis, Runnable slowClosed,
-                        PushTally tally) {
+    /** tally: where each write is counted, sent or dropped, and a close for a write past {@code maxQueue}. */
+    NettyPushConnection(Channel channel, PushFraming framing, long maxQueue, long timeoutMillis, PushTally tally) {
         this.channel = channel;
         this.framing = framing;
         this.lifecycle = new PushLifecycle(framing.protocol(), maxQueue, timeoutMillis, tally);
-        this.slowClosed = slowClosed;
     }
 
     void attach(PushSession session, Runnable timeoutChanged) {
@@ -75,7 +67,6 @@ final class NettyPushConnection implements PushConnection {
                     return false;
                 }
                 case OVER_LIMIT -> {
-                    slowClosed.run();
                     PushClose refusal = lifecycle.closeReason();
                     closing(() -> framing.close(channel, refusal.code(), refusal.reason()));
                     return false;

@@ -74,7 +74,7 @@ public final class PushUpgrade {
         Upgrade protocol = accepted.protocol();
         PushFraming framing = protocol == Upgrade.WEBSOCKET ? PushFraming.WEBSOCKET : PushFraming.SSE;
         NettyPushConnection connection = new NettyPushConnection(channel, framing, config.push().maxPushQueue(),
-            config.push().pushTimeoutMillis(), server.counters::slowConsumerClosed, server.counters);
+            config.push().pushTimeoutMillis(), server.counters);
         PushSession session = new PushSession(server.workers, accepted.endpoint(), connection,
             () -> channel.eventLoop().execute(() -> channel.config().setAutoRead(true)), server.errorLog);
         PushHandler handler = new PushHandler(connection, session, server, active);

@@ -76,7 +76,7 @@ class MetricsPageTest {
         counters.pushOpened(Upgrade.SSE);
         counters.sent(Upgrade.SSE);
         counters.dropped(Upgrade.WEBSOCKET);
-        counters.slowConsumerClosed();
+        counters.closedSlow(Upgrade.WEBSOCKET);
         life.enter(Lifecycle.Phase.SERVING);
         life.restartStarted("in progress (pid 1)");
         life.restartFailed("failed: no");

@@ -123,7 +123,20 @@ class PushConnectionTest {
 
     private NettyPushConnection connection(PushFraming framing, long maxQueue) {
         channel.pipeline().addLast(socket);
-        NettyPushConnection c = new NettyPushConnection(channel, framing, maxQueue, 40_000, slowClosed::incrementAndGet);
+        NettyPushConnection c = new NettyPushConnection(channel, framing, maxQueue, 40_000, new org.nettyrack.core.push.PushTally() {
+            @Override
+            public void sent(org.nettyrack.core.Upgrade kind) {
+            }
+
+            @Override
+            public void dropped(org.nettyrack.core.Upgrade kind) {
+            }
+
+            @Override
+            public void closedSlow(org.nettyrack.core.Upgrade kind) {
+                slowClosed.incrementAndGet();
+            }
+        });
         c.attach(new PushSession(task -> {
             task.run();
             return true;
