@@ -65,14 +65,26 @@ public final class RequestTimes {
         return dispatched == 0 || started == 0 ? 0 : Math.max(0, started - dispatched);
     }
 
-    /** In the application: from the worker's start to its return. */
-    public long appNanos() {
-        long started = startedNanos;
-        long returned = returnedNanos;
-        return started == 0 || returned == 0 ? 0 : Math.max(0, returned - started);
+    /** Whether a worker began the application for this request. */
+    public boolean reachedApp() {
+        return startedNanos != 0;
     }
 
-    /** On the wire after the application returned, until endNanos (the last byte written). */
+    /**
+     * In the application: from the worker's start to its return, or to endNanos when the last
+     * byte was written before the worker got back from the call (a small response goes out as
+     * the application returns it).
+     */
+    public long appNanos(long endNanos) {
+        long started = startedNanos;
+        if (started == 0) {
+            return 0;
+        }
+        long returned = returnedNanos;
+        return Math.max(0, (returned == 0 || returned > endNanos ? endNanos : returned) - started);
+    }
+
+    /** On the wire after the application returned, until endNanos (the last byte written); 0 when it had not returned. */
     public long wireNanos(long endNanos) {
         long returned = returnedNanos;
         return returned == 0 ? 0 : Math.max(0, endNanos - returned);

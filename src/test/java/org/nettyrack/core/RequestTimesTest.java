@@ -10,7 +10,7 @@ class RequestTimesTest {
     void aStageNeverReachedSpansNothing() {
         RequestTimes times = RequestTimes.now();
         assertEquals(0, times.queueNanos());
-        assertEquals(0, times.appNanos());
+        assertEquals(0, times.appNanos(System.nanoTime()));
         assertEquals(0, times.wireNanos(System.nanoTime()));
         assertEquals(-1, times.upstreamQueueMicros(), "no X-Request-Start");
     }
@@ -22,8 +22,21 @@ class RequestTimesTest {
         times.started();
         times.returned();
         long end = System.nanoTime();
-        assertTrue(times.queueNanos() >= 0 && times.appNanos() >= 0 && times.wireNanos(end) >= 0);
-        assertTrue(times.totalNanos(end) >= times.queueNanos() + times.appNanos() + times.wireNanos(end));
+        assertTrue(times.queueNanos() >= 0 && times.appNanos(end) >= 0 && times.wireNanos(end) >= 0);
+        assertTrue(times.totalNanos(end) >= times.queueNanos() + times.appNanos(end) + times.wireNanos(end));
+    }
+
+    @Test
+    void aResponseWrittenBeforeTheWorkerGotBackEndsItsAppTimeAtTheLastByte() {
+        RequestTimes times = new RequestTimes(System.nanoTime(), 0);
+        long before = System.nanoTime();
+        times.started();
+        long end = System.nanoTime();
+        assertTrue(times.reachedApp());
+        assertTrue(times.appNanos(end) <= end - before, "up to the last byte");
+        assertEquals(0, times.wireNanos(end));
+        times.returned(); // the worker gets back after the last byte went
+        assertTrue(times.appNanos(end) <= end - before, "a return after the last byte does not stretch it");
     }
 
     @Test

@@ -64,11 +64,9 @@ public final class ServerCounters implements PushTally {
         }
         RequestTimes times = request.times();
         duration.observeNanos(times.totalNanos(endNanos));
-        long queued = times.queueNanos();
-        long inApp = times.appNanos();
-        if (inApp > 0) { // reached the application (not a public file, not a 503 from a full queue)
-            queue.observeNanos(queued);
-            app.observeNanos(inApp);
+        if (times.reachedApp()) { // not a public file, not a 503 from a full queue
+            queue.observeNanos(times.queueNanos());
+            app.observeNanos(times.appNanos(endNanos));
             wire.observeNanos(times.wireNanos(endNanos));
         }
         long upstreamMicros = times.upstreamQueueMicros();
