@@ -18,6 +18,9 @@ module ContractDoors
   APP = File.join(ROOT, "spec/fixtures/contract_app")
   WORK = File.join(ROOT, "target/contract")
   CONTEXT = "/shop"
+  # Where each door serves its metrics (the Netty door: --metrics-url on port 0, said in its boot line).
+  METRICS_PATH = "/nettyrack/metrics"
+  METRICS_TOKEN = "contract-metrics-token"
   LIMITS = { "max-uri-length" => 1024, "max-header-size" => 2048, "max-headers" => 20, "max-body-size" => 10_000,
              "push-history" => 3 }.freeze
   # Jetty 12 needs SLF4J 2; the test class path has Jedis' 1.7 (pom.xml's Surefire setup swaps them too).
@@ -26,7 +29,7 @@ module ContractDoors
 
   # One running door: where to reach it and what it is.
   class Door
-    attr_reader :kind, :port, :script_name
+    attr_reader :kind, :port, :script_name, :metrics
 
     def initialize(kind, command, env = {})
       @kind = kind
@@ -42,6 +45,11 @@ module ContractDoors
       url = @child.stdout_match(%r{(?:listening on|serving) http://127\.0\.0\.1:(\d+)(/\S*)?}, timeout: BOOT_TIMEOUT)
       @port = Integer(url[1])
       @script_name = url[2].to_s.chomp("/")
+      @metrics = if container?
+                   ["http://127.0.0.1:#{@port}#{@script_name}#{METRICS_PATH}", { "Authorization" => "Bearer #{METRICS_TOKEN}" }]
+                 else
+                   ["http://#{@child.stdout_match(%r{metrics on tcp://(127\.0\.0\.1:\d+)/metrics})[1]}/metrics", {}]
+                 end
       self
     end
 
@@ -65,6 +73,7 @@ module ContractDoors
     when :netty
       flags = LIMITS.flat_map { |name, value| ["--#{name}", value.to_s] }
       Door.new(:netty, [RbConfig.ruby, NettyrackProcess::BIN, "-b", "tcp://127.0.0.1:0", "-t", "2:4",
+                        "--metrics-url", "tcp://127.0.0.1:0",
                         "-e", "production", "--sendfile", *flags, File.join(APP, "config.ru")])
     when :jetty, :tomcat
       java = File.join(ENV_JAVA["java.home"], "bin", "java")
@@ -84,7 +93,8 @@ module ContractDoors
       FileUtils.rm_rf(app)
       FileUtils.mkdir_p(File.join(app, "config"))
       FileUtils.cp_r(Dir[File.join(APP, "*")], app)
-      params = LIMITS.map { |name, value| "  config.webxml[#{name.inspect}] = #{value}\n" }.join
+      war_only = { "metrics-path" => METRICS_PATH, "control-token" => METRICS_TOKEN }
+      params = LIMITS.merge(war_only).map { |name, value| "  config.webxml[#{name.inspect}] = #{value.inspect}\n" }.join
       File.write(File.join(app, "config/warble.rb"), "Warbler::Config.new do |config|\n#{params}end\n")
       path = File.join(WORK, "contract.war")
       status, out, err = Object.new.extend(WarHelpers).nettyrack_war(app, "-o", path)
@@ -168,4 +178,5 @@ RSpec.shared_examples "the whole Rack contract" do |kind|
   it_behaves_like "the early hints contract"
   it_behaves_like "the app error contract"
   it_behaves_like "the bad input contract"
+  it_behaves_like "the metrics contract"
 end
