@@ -54,22 +54,21 @@ final class ServerSockets {
     /** Binds (or takes over) the control endpoint's listener, serving {@code actions}; not accepting yet. */
     void openControl(ControlEndpoint settings, long idleMillis, ControlActions actions) throws BindException {
         control = new ControlServer(settings, idleMillis, actions, transport);
-        try {
-            control.start(inherited);
-        } catch (Exception e) {
-            BindException failure = new BindException("control endpoint: " + e.getMessage());
-            failure.initCause(e);
-            throw failure;
-        }
+        start(control, "control endpoint"); // kept before it starts: a stop after a failure closes it
     }
 
     /** Binds (or takes over) the token-less metrics listener ({@code --metrics-url}); not accepting yet. */
     void openMetrics(ControlEndpoint settings, long idleMillis, ControlActions actions) throws BindException {
         metrics = new ControlServer(settings, idleMillis, actions, transport, true);
+        start(metrics, "metrics listener");
+    }
+
+    /** Starts server on its socket (bound, or taken over); a failure is a BindException naming what. */
+    private void start(ControlServer server, String what) throws BindException {
         try {
-            metrics.start(inherited);
+            server.start(inherited);
         } catch (Exception e) {
-            BindException failure = new BindException("metrics listener: " + e.getMessage());
+            BindException failure = new BindException(what + ": " + e.getMessage());
             failure.initCause(e);
             throw failure;
         }
