@@ -51,10 +51,10 @@ RSpec.describe "GET /metrics (Prometheus)" do
   end
 
   # The samples once the block accepts them (counts move once the last byte is written, which a
-  # client may see a moment before the server counts it); 20 s at most.
-  def metrics_until(address, what)
+  # client may see a moment before the server counts it); 30 s at most unless said.
+  def metrics_until(address, what, timeout: 30)
     page = nil
-    Deadline.wait_until(timeout: 20) { yield(page = samples(metrics(address))) }
+    Deadline.wait_until(timeout: timeout) { yield(page = samples(metrics(address))) }
     page
   rescue RuntimeError => e
     raise "#{what}: #{e.message}; last page:\n#{page&.select { |k, _| k.start_with?('nettyrack_') }}"
@@ -74,8 +74,10 @@ RSpec.describe "GET /metrics (Prometheus)" do
     start_micros = (Process.clock_gettime(Process::CLOCK_REALTIME, :microsecond) - 250_000).to_s
     expect(get(port, "/", "X-Request-Start" => "t=#{start_micros}").code).to eq("200") # queued 250 ms at a proxy
     expect(get(port, "/", "X-Request-Start" => "t=yesterday", "traceparent" => "00-zz-zz-01").code).to eq("200") # ignored
-    page = metrics_until(metrics_at, "six answers") { |m| m['nettyrack_requests_total{protocol="http1",code="2xx"}'] == 5 }
-    expect(page['nettyrack_requests_total{protocol="http1",code="5xx"}']).to eq(1)
+    # each connection's count moves on its own event loop: wait for all six
+    page = metrics_until(metrics_at, "six answers") do |m|
+      m['nettyrack_requests_total{protocol="http1",code="2xx"}'] == 5 && m['nettyrack_requests_total{protocol="http1",code="5xx"}'] == 1
+    end
     expect(page["nettyrack_request_duration_seconds_count"]).to eq(6)
     expect(page["nettyrack_request_app_seconds_count"]).to eq(6)
     expect(page["nettyrack_request_upstream_queue_seconds_count"]).to eq(1)
@@ -92,8 +94,10 @@ RSpec.describe "GET /metrics (Prometheus)" do
       File.write(gate, "")
       expect([*held, queued].map { |t| Deadline.value(t, 40, "a held request") }).to eq(%w[200 200 200])
     end
-    page = metrics_until(metrics_at, "the 503 counted") { |m| m["nettyrack_requests_rejected_total"] == 1 }
-    expect(page['nettyrack_requests_total{protocol="http1",code="5xx"}']).to eq(2)
+    page = metrics_until(metrics_at, "the 503 counted") do |m|
+      m["nettyrack_requests_rejected_total"] == 1 && m['nettyrack_requests_total{protocol="http1",code="5xx"}'] == 2 &&
+        m['nettyrack_requests_total{protocol="http1",code="2xx"}'] == 8
+    end
     expect(page['nettyrack_request_queue_seconds_bucket{le="0.001"}']).to be < page["nettyrack_request_queue_seconds_count"]
 
     reader = Socket.new(:INET, :STREAM)
@@ -111,7 +115,7 @@ RSpec.describe "GET /metrics (Prometheus)" do
     restart = Net::HTTP.post(URI("http://#{control}/restart"), "", "Authorization" => "Bearer #{token}")
     expect(restart.code).to eq("200")
     metrics_until(metrics_at, "the restart counted") { |m| m['nettyrack_restarts_total{outcome="started"}'] == 1 }
-    successor = metrics_until(metrics_at, "the new process answering") do |m|
+    successor = metrics_until(metrics_at, "the new process answering", timeout: 120) do |m| # it boots a JVM
       m["process_start_time_seconds"] != started && m["nettyrack_ready"] == 1
     end
     expect(successor['nettyrack_requests_total{protocol="http1",code="2xx"}']).to eq(0) # its own counts start again
