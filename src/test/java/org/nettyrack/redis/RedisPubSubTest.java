@@ -144,11 +144,15 @@ class RedisPubSubTest {
         }
         assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "1000 publishes while Redis is down took "
             + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
+        assertEquals(0, b.flow().reconnects());
+        assertTrue(a.flow().lagNanos() > 0, "the metrics' lag: the oldest queued message waits");
 
         redis.restart();
         await(() -> logB.size() == 2, "B logs the reconnection");
         assertEquals("nettyrack: pubsub: reconnected to " + redis.url(), logB.get(1));
         assertEquals("up", b.state().link());
+        assertEquals(1, b.flow().reconnects(), "what the metrics count");
+        await(() -> a.queued() == 0 && a.flow().lagNanos() == 0, "the queue sent: no lag");
         await(() -> redis.subscribers("jobs") == 1, "B subscribed again");
 
         a.publish("jobs", bytes("back"));
