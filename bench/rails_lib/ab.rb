@@ -25,11 +25,17 @@ variants = ARGV.map do |arg|
   [name, (spec || "").split(";").to_h { |pair| pair.split(":", 2).map(&:strip) }]
 end
 
+# BENCH_PIN=SERVER_CPUS:LOAD_CPUS (as bench/run's): servers on the first, wrk on the second (taskset).
+server_cpus, load_cpus = ENV.fetch("BENCH_PIN", "").split(":", 2)
+pin_server = server_cpus.to_s.empty? ? [] : ["taskset", "-c", server_cpus]
+pin_load = load_cpus.to_s.empty? ? "" : "taskset -c #{load_cpus} "
+
 servers = variants.map do |name, env|
   port = RailsServers.free_port
   env = { "RACK_ENV" => "production" }.merge(env)
   env["JRUBY_OPTS"] = [ENV.fetch("JRUBY_OPTS", nil), env["JRUBY_OPTS"]].compact.join(" ")
-  pid = Process.spawn(env, "jruby", File.join(ROOT, "bin/nettyrack"), "-q", "-b", "tcp://127.0.0.1:#{port}",
+  checkout = env.delete("CHECKOUT") || ROOT # another checkout's bin/nettyrack and jars: an A/B of two commits
+  pid = Process.spawn(env, *pin_server, "jruby", File.join(checkout, "bin/nettyrack"), "-q", "-b", "tcp://127.0.0.1:#{port}",
                       "-e", "production", app, out: File.join(OUT, "#{name}.log"), err: %i[child out], pgroup: true)
   { name:, port:, pid:, started: Time.now }
 end
@@ -47,7 +53,7 @@ tick_us = 1_000_000.0 / Integer(`getconf CLK_TCK`)
 rounds.times do |round|
   cells = servers.map do |s|
     before = cpu_ticks(s[:pid])
-    out = `wrk -t2 -c100 -d#{seconds}s --latency http://127.0.0.1:#{s[:port]}#{path} 2>&1`
+    out = `#{pin_load}wrk -t2 -c100 -d#{seconds}s --latency http://127.0.0.1:#{s[:port]}#{path} 2>&1`
     ticks = cpu_ticks(s[:pid]) - before
     requests = out[/(\d+) requests in/, 1].to_i
     errors = out[/Non-2xx or 3xx responses: (\d+)/, 1].to_i + out[/Socket errors:.*/].to_s.scan(/\d+/).sum(&:to_i)
