@@ -93,7 +93,7 @@ module ContractDoors
       FileUtils.rm_rf(app)
       FileUtils.mkdir_p(File.join(app, "config"))
       FileUtils.cp_r(Dir[File.join(APP, "*")], app)
-      war_only = { "metrics-path" => METRICS_PATH, "control-token" => METRICS_TOKEN }
+      war_only = { "metrics-path" => METRICS_PATH, "metrics-token" => METRICS_TOKEN }
       params = LIMITS.merge(war_only).map { |name, value| "  config.webxml[#{name.inspect}] = #{value.inspect}\n" }.join
       File.write(File.join(app, "config/warble.rb"), "Warbler::Config.new do |config|\n#{params}end\n")
       path = File.join(WORK, "contract.war")

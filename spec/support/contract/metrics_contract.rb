@@ -3,7 +3,7 @@
 require "net/http"
 
 # GET /metrics through a door (docs/operations.md, Metrics): the Netty door's --metrics-url, a
-# WAR's metrics-path context param behind its control-token. The same page, labelled by door;
+# WAR's metrics-path context param behind its metrics-token. The same page, labelled by door;
 # the requests a door answers counted by status class.
 RSpec.shared_examples "the metrics contract" do
   def metrics_page(headers = @door.metrics[1])

@@ -66,7 +66,7 @@ public final class RackListener implements ServletContextListener {
     private ServletDoor door(ServletContext context, Map<String, String> params) {
         try {
             return new ServletDoor(app, context, new ContainerFiles(context, params.get("public.root")), mapAsync(context),
-                params.get("metrics-path"), params.get("control-token"));
+                params.get("metrics-path"), params.get("metrics-token"));
         } catch (RuntimeException | Error e) {
             stopApp();
             throw e;

@@ -60,16 +60,16 @@ final class ServletDoor {
     /** {@link RackFilter} is mapped for ASYNC dispatches too ({@link RackListener} maps it). */
     final boolean filterSeesAsync;
 
-    /** metricsPath, controlToken: the context params (null: none), for {@link ServletMetrics}. */
+    /** metricsPath, metricsToken: the context params (null: none), for {@link ServletMetrics}. */
     ServletDoor(HostedApp app, ServletContext context, ContainerFiles statics, boolean filterSeesAsync, String metricsPath,
-                String controlToken) {
+                String metricsToken) {
         this.app = app;
         this.filterSeesAsync = filterSeesAsync;
         this.config = app.config();
         this.statics = statics;
         this.workers = new WorkerPool(config.workers().minThreads(), config.workers().maxThreads(),
             config.workers().waitThreads(), config.workers().queueSize(), () -> { });
-        this.metrics = new ServletMetrics(metricsPath, controlToken, app.handler(), workers::load, app::pubsub);
+        this.metrics = new ServletMetrics(metricsPath, metricsToken, app.handler(), workers::load, app::pubsub);
         this.upgrades = new Upgrades(context, config, errorLog, metrics.counters);
         this.headLimits = new HeadLimits(config);
     }

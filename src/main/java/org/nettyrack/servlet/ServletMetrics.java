@@ -18,7 +18,7 @@ import org.nettyrack.core.push.PubSub;
 /**
  * The servlet door's counters and its {@code GET /metrics}: the Netty door's {@link MetricsPage},
  * labelled {@code door="servlet"}, at the path the {@code metrics-path} context param names
- * (below the web app's context path; off unless set), behind the {@code control-token} param's
+ * (below the web app's context path; off unless set), behind the {@code metrics-token} param's
  * token when one is set ({@code Authorization: Bearer TOKEN} or {@code ?token=}: 403 without
  * it). The container owns the connections, so there are no connection counts; a container's
  * own metrics (Tomcat's JMX, Jetty's statistics) have them.

@@ -39,9 +39,10 @@ class ImportBoundaryTest {
         "core", "jdk",
         "core.files", "jdk core",
         "core.config", "jdk core core.files",
-        "core.host", "jdk core core.config",
         "core.push", "jdk core",
-        "core.ops", "jdk core core.push",
+        "core.host", "jdk core core.config core.push",
+        "core.metrics", "jdk",
+        "core.ops", "jdk core core.push core.metrics",
         "core.reload", "jdk core",
         "core.warmup", "jdk core",
         // inside netty/: the pipeline leaf, then the rooms, each using only rooms above it
