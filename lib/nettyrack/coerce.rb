@@ -98,6 +98,15 @@ module Nettyrack
       raise ConfigError, "#{value.inspect} is not an access log format (use common or json)"
     end
 
+    # The --otel mode: "auto" (a span per request when OpenTelemetry is on the class path) or
+    # "off"; symbols and false too.
+    def otel(value)
+      text = value == false ? "off" : value.to_s.strip.downcase
+      return text if %w[auto off].include?(text)
+
+      raise ConfigError, "#{value.inspect} is not an otel mode (use auto or off)"
+    end
+
     # A file's path (a String or a Pathname), not empty.
     def path(value)
       text = value.to_s

@@ -33,6 +33,7 @@ module Nettyrack
       control(builder, configuration.control_url, control_token) if configuration.control_url
       metrics(builder, configuration.metrics_url) if configuration.metrics_url
       builder.accessLogFormat(configuration[:access_log_format].to_s)
+      builder.otel(configuration[:otel])
       builder.accessLog(output_stream(access_log))
       builder.errorLog(output_stream(error_log))
       builder.setPriority(Java::OrgNettyrackJruby::PosixPriority.new(JRuby.runtime))

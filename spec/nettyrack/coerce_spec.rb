@@ -37,6 +37,14 @@ RSpec.describe Nettyrack::Coerce do
     end
   end
 
+  describe ".otel" do
+    it("reads auto and off, as words, symbols or false") do
+      expect([described_class.otel("auto"), described_class.otel(:off), described_class.otel(" OFF "), described_class.otel(false)])
+        .to eq(%w[auto off off off])
+    end
+    it("refuses anything else") { expect(error_for { described_class.otel("on") }).to eq('"on" is not an otel mode (use auto or off)') }
+  end
+
   describe ".count" do
     it("reads whole numbers") { expect([described_class.count("100"), described_class.count(0)]).to eq([100, 0]) }
 

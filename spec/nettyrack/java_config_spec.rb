@@ -70,6 +70,11 @@ RSpec.describe Nettyrack::JavaConfig do
     expect(build(control_url: ["::1", 0], control_token: nil).controlSettings.control.token).to be_nil
   end
 
+  it "traces when OpenTelemetry is there unless --otel off" do
+    expect(build.logs.traces).to be(true)
+    expect(build(otel: "off").logs.traces).to be(false)
+  end
+
   describe ".fit_to_pools" do
     it "replaces the wait threads the loaded app's pools can use, and every other record stays as built" do
       config = build(threads: [2, 8], wait_threads: 16)

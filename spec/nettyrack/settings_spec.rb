@@ -40,7 +40,7 @@ RSpec.describe "Nettyrack::SETTINGS" do
 
   it "marks as servlet only settings a ServerConfig takes, each with a flag to name its context param" do
     servlet = Nettyrack::Settings::SERVLET
-    expect(servlet.reject { |row| row.builder || row.name == :threads }).to be_empty
+    expect(servlet.reject { |row| row.builder || %i[threads otel].include?(row.name) }).to be_empty
     expect(servlet.map(&:flag)).to all(start_with("--"))
     expect(servlet.map(&:name)).to include(:threads, :wait_threads, :max_body_size, :max_header_size, :push_timeout)
   end

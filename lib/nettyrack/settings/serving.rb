@@ -116,7 +116,16 @@ module Nettyrack
                          "without a token, on tcp://HOST:PORT or unix:///PATH",
                          "(for a scraper; keep it private too)"],
                   option: "metrics_url=URL",
-                  option_help: "serve GET /metrics (Prometheus) without a token on tcp://HOST:PORT or unix:///PATH")
+                  option_help: "serve GET /metrics (Prometheus) without a token on tcp://HOST:PORT or unix:///PATH"),
+      # a span per request (org.nettyrack.otel), see docs/tracing.md
+      Setting.new(:otel, "auto", :otel, group: :operations, flags: ["--otel MODE"], keyword: true,
+                                        servlet: true,
+                                        help: ["auto: a trace span per request when the OpenTelemetry SDK",
+                                               "is on the class path (docs/tracing.md); off: never",
+                                               "(default %{default})"],
+                                        option: "otel=MODE",
+                                        option_help: "auto: a trace span per request when the OpenTelemetry SDK is on " \
+                                                     "the class path; off: never (default auto)")
     ].freeze
   end
 end

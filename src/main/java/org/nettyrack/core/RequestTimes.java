@@ -7,7 +7,8 @@ package org.nettyrack.core;
  * FailureResponse#serve}, on the worker, marks the application's start and return; the end
  * is the last byte's write, given when the exchange is reported. A proxy's {@code
  * X-Request-Start}, when the request carries one, is kept as {@link #upstreamMicros}. A stage
- * never reached (a public file, a 503 from a full queue) gives a span of 0.
+ * never reached (a public file, a 503 from a full queue) gives a span of 0. The application may
+ * name the route it matched ({@link #route}), for a trace's span name.
  */
 public final class RequestTimes {
     private final long arrivedNanos;
@@ -16,6 +17,7 @@ public final class RequestTimes {
     private volatile long dispatchedNanos;
     private volatile long startedNanos;
     private volatile long returnedNanos;
+    private volatile String route;
 
     /** Arrived now; upstreamMicros: the proxy's start in µs since the epoch ({@link RequestStart}), or 0. */
     public RequestTimes(long arrivedNanos, long upstreamMicros) {
@@ -56,6 +58,19 @@ public final class RequestTimes {
     /** The application returned (its body written, or handed to the transport). */
     public void returned() {
         returnedNanos = System.nanoTime();
+    }
+
+    /**
+     * The route the application matched, as a template ({@code /users/:id}), from {@code
+     * env['nettyrack.route']} when the application returned; null when it named none.
+     */
+    public void route(String template) {
+        route = template;
+    }
+
+    /** The application's route template, or null. */
+    public String route() {
+        return route;
     }
 
     /** Waiting for a worker: from the hand-off to the worker's start. */

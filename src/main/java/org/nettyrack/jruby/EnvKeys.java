@@ -42,6 +42,8 @@ final class EnvKeys {
     final RubyString xSendfile;
     final RubyString rackUpgradeP;
     final RubyString rackUpgrade;
+    /** The application may set it: the route it matched, as a template ({@code /users/:id}), for traces. */
+    final RubyString nettyrackRoute;
     /** Rack 3.1: the protocols the client asks to switch to (HTTP/1.1 {@code Upgrade}). */
     final RubyString rackProtocol;
     final RubyString emptyString;
@@ -79,6 +81,7 @@ final class EnvKeys {
         xSendfile = key("x-sendfile");
         rackUpgradeP = key("rack.upgrade?");
         rackUpgrade = key("rack.upgrade");
+        nettyrackRoute = key("nettyrack.route");
         rackProtocol = key("rack.protocol");
         emptyString = key("");
     }

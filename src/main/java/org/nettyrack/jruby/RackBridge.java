@@ -112,6 +112,7 @@ public final class RackBridge implements RackHandler {
                 env.op_aset(context, keys.rackEarlyHints, EarlyHints.open(runtime, sink));
             }
             IRubyObject result = callApp.call(context, app, app, env);
+            noteRoute(env, request);
             if (hijack != null && hijack.taken()) {
                 status = 0; // full hijack: the application writes its own status, the server nothing
                 return;
@@ -148,6 +149,7 @@ public final class RackBridge implements RackHandler {
             sink.abort();
         } catch (RuntimeException e) {
             failure = e;
+            noteRoute(env, request);
             fail(context, request, sink, e);
         } finally {
             closeQuietly(context, body);
@@ -161,6 +163,18 @@ public final class RackBridge implements RackHandler {
             if (env != null) {
                 runFinished(context, env, failure == null ? status : 500, headers, failure);
             }
+        }
+    }
+
+    /**
+     * {@code env['nettyrack.route']}, a String the application may set to the route it matched
+     * ({@code /users/:id}), kept with the request's times for its trace span; read once the
+     * application returned (or raised), before anything is sent.
+     */
+    private void noteRoute(RubyHash env, RackRequest request) {
+        IRubyObject route = env == null ? null : env.fastARef(keys.nettyrackRoute);
+        if (route instanceof RubyString text) {
+            request.times().route(text.asJavaString());
         }
     }
 

@@ -15,6 +15,8 @@ import org.nettyrack.core.Upgrade;
 import org.nettyrack.core.WorkerPool;
 import org.nettyrack.core.config.ServerConfig;
 import org.nettyrack.core.host.HostedApp;
+import org.nettyrack.core.ops.ExchangeTracer;
+import org.nettyrack.core.ops.ExchangeTracers;
 
 /**
  * What {@link RackFilter} and {@link RackServlet} share: the booted application and the static
@@ -32,7 +34,8 @@ import org.nettyrack.core.host.HostedApp;
  * HEAD whose Content-Length no bytes were written for, but completed async it mostly neither
  * closed it nor read the next request (curl's second HEAD waited for ever). A response that had
  * to be cut is an exception thrown to the container (from an ASYNC dispatch for an async
- * request), which then closes the connection instead of completing it.
+ * request), which then closes the connection instead of completing it. Each exchange the door
+ * ran or answered 503 ends at its {@link ExchangeTracer}, once the worker has written it.
  *
  * <p>Ruby runs only on the door's workers, never on the container's threads: JRuby leaves
  * thread locals (its string and load-path caches) on every thread that runs Ruby, and on a
@@ -48,6 +51,7 @@ final class ServletDoor {
     private final ErrorLog errorLog = ErrorLog.stderr();
     private final Upgrades upgrades;
     private final HeadLimits headLimits;
+    private final ExchangeTracer tracer;
     /**
      * The container may run hundreds of request threads; at most {@code threads} (the CLI's
      * maximum) run the app at once, the others queued first come, first served, at most
@@ -72,6 +76,7 @@ final class ServletDoor {
         this.metrics = new ServletMetrics(metricsPath, metricsToken, app.handler(), workers::load, app::pubsub);
         this.upgrades = new Upgrades(context, config, errorLog, metrics.counters);
         this.headLimits = new HeadLimits(config);
+        this.tracer = ExchangeTracers.choose(config.logs().traces(), errorLog);
     }
 
     /**
@@ -128,6 +133,7 @@ final class ServletDoor {
                 rejected(req, resp, request);
                 return;
             }
+            ended(request, sink);
             if (sink.acceptedEndpoint() != null) {
                 upgrades.start(req, resp, request.upgrade(), sink.acceptedStatus(), sink.acceptedHeaders(),
                     sink.acceptedEndpoint());
@@ -160,6 +166,7 @@ final class ServletDoor {
         boolean queued = workers.submit(() -> {
             try {
                 FailureResponse.serve(app.handler(), request, sink, errorLog);
+                ended(request, sink);
             } finally {
                 try {
                     body.close();
@@ -177,6 +184,11 @@ final class ServletDoor {
                 async.complete();
             }
         }
+    }
+
+    /** The application's exchange ended: its status and body as written, to the tracer. */
+    private void ended(ServletRackRequest request, ServletResponseSink sink) {
+        tracer.finished(request, sink.statusSent(), sink.bytesSent(), System.nanoTime());
     }
 
     /** Ends an async request: completed, or dispatched back to be cut by {@link #resume}. */
@@ -225,7 +237,9 @@ final class ServletDoor {
     private void rejected(HttpServletRequest req, HttpServletResponse resp, ServletRackRequest request) throws IOException {
         metrics.counters.rejected();
         refuse(req, resp, 503);
-        metrics.counters.answered(request, 503, System.nanoTime());
+        long end = System.nanoTime();
+        metrics.counters.answered(request, 503, end);
+        tracer.finished(request, 503, PlainAnswers.body(503).length, end);
     }
 
     /**

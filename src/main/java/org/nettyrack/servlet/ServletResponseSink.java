@@ -134,6 +134,16 @@ final class ServletResponseSink implements ResponseSink {
         acceptedEndpoint = endpoint;
     }
 
+    /** The status sent: an accepted upgrade's, the response's, or 0 when none was begun. */
+    int statusSent() {
+        return acceptedEndpoint != null ? acceptedStatus : status;
+    }
+
+    /** The body bytes written. */
+    long bytesSent() {
+        return cycle.bytesSent();
+    }
+
     /** The endpoint of an accepted upgrade, or null. */
     PushEndpoint acceptedEndpoint() {
         return acceptedEndpoint;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shape of the code, read from the sources: a core that uses only the JDK; Netty, JRuby,
- * Redis and the servlet API each confined to their own package, none using another; and
+ * Redis, OpenTelemetry and the servlet API each confined to their own package, none using another; and
  * packages that depend one way, as Netty's codec packages do. Every package has a rule below
  * and every rule a package; a use counts whether it is an {@code import} or a fully-qualified
  * name in the code (comments and strings do not count).
@@ -62,6 +62,7 @@ class ImportBoundaryTest {
         "jruby", "jdk org.jruby.* org.jcodings.* core.*",
         "servlet", "jdk jakarta.servlet.* jakarta.websocket.* core.*",
         "redis", "jdk redis.clients.* core.*",
+        "otel", "jdk io.opentelemetry.* core core.ops",
         "war", "jdk");
 
     private static final Pattern IMPORT = Pattern.compile("^import\\s+(?:static\\s+)?([\\w.]+?)(?:\\.\\*)?\\s*;", Pattern.MULTILINE);
@@ -122,7 +123,8 @@ class ImportBoundaryTest {
     }
 
     private static final List<String> JDK = List.of("java.*", "javax.*", "jdk.*", "com.sun.management");
-    private static final List<String> THIRD_PARTY = List.of("io.netty", "org.jruby", "org.jcodings", "jakarta.", "redis.");
+    private static final List<String> THIRD_PARTY = List.of("io.netty", "io.opentelemetry", "org.jruby", "org.jcodings", "jakarta.",
+        "redis.");
 
     private static boolean allows(String rule, String used) {
         if (rule.equals("jdk")) {

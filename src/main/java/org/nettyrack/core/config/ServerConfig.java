@@ -98,6 +98,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         private OutputStream accessLog = LogSettings.DEFAULTS.accessLog();
         private AccessLogFormat accessLogFormat = LogSettings.DEFAULTS.accessLogFormat();
         private ErrorLog errorLog = LogSettings.DEFAULTS.errorLog();
+        private boolean traces = LogSettings.DEFAULTS.traces();
         private ControlEndpoint control = ControlSettings.DEFAULTS.control();
         private long controlTimeoutMillis = ControlSettings.DEFAULTS.controlTimeoutMillis();
         private ControlEndpoint metrics = ControlSettings.DEFAULTS.metrics();
@@ -145,6 +146,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
         public Builder earlyHints(boolean on) { earlyHints = on; return this; }
         public Builder accessLog(OutputStream out) { accessLog = out; return this; }
         public Builder accessLogFormat(String name) { accessLogFormat = AccessLogFormat.named(name); return this; }
+        public Builder otel(String mode) { traces = LogSettings.traces(mode); return this; }
         public Builder control(String host, int port, String token) { control = new ControlEndpoint(host, port, token); return this; }
         public Builder control(Bind listener, String token) { control = new ControlEndpoint(listener, token); return this; }
         public Builder controlTimeoutMillis(long ms) { controlTimeoutMillis = ms; return this; }
@@ -166,7 +168,7 @@ public record ServerConfig(Listen listen, WorkerSettings workers, RequestLimits 
                 new Http2Settings(http2, maxConcurrentStreams, http2InitialWindow, http2MaxResets, http2ResetWindowMillis),
                 new PushSettings(maxMessageSize, maxPushQueue, pushTimeoutMillis, pushSendBuffer),
                 new FileSettings(files, fileCacheMillis, fileCacheEntries, earlyHints),
-                new LogSettings(accessLog, accessLogFormat, errorLog),
+                new LogSettings(accessLog, accessLogFormat, errorLog, traces),
                 new ControlSettings(control, controlTimeoutMillis, metrics));
         }
     }

@@ -195,6 +195,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
         if (server.accessLog != null) {
             server.accessLog.log(request, status, bytes, request.times().arrivedNanos());
         }
+        server.tracer.finished(request, status, bytes, end);
     }
 
     /**

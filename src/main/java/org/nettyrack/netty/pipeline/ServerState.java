@@ -10,13 +10,16 @@ import org.nettyrack.core.ErrorLog;
 import org.nettyrack.core.RackHandler;
 import org.nettyrack.core.Workers;
 import org.nettyrack.core.config.ServerConfig;
+import org.nettyrack.core.ops.ExchangeTracer;
+import org.nettyrack.core.ops.ExchangeTracers;
 import org.nettyrack.core.ops.ServerCounters;
 import org.nettyrack.core.warmup.RecentRequests;
 
 /**
  * What every connection of one server shares: settings, the application, the worker pool,
  * the open channels, the count of requests between dispatch and last byte written, which
- * a graceful stop waits on, and the counters {@code GET /stats} reports.
+ * a graceful stop waits on, the counters {@code GET /stats} reports, and the tracer told of
+ * each finished exchange.
  */
 public final class ServerState {
     public final ServerConfig config;
@@ -24,6 +27,8 @@ public final class ServerState {
     public final Workers workers;
     public final AccessLog accessLog;
     public final ErrorLog errorLog;
+    /** A span per finished exchange, or {@link ExchangeTracer#NONE} ({@link ExchangeTracers}). */
+    public final ExchangeTracer tracer;
     public final ChannelGroup channels = new DefaultChannelGroup("nettyrack", GlobalEventExecutor.INSTANCE);
     private final AtomicInteger activeRequests = new AtomicInteger();
     public final ServerCounters counters = new ServerCounters();
@@ -33,15 +38,18 @@ public final class ServerState {
 
     public ServerState(ServerConfig config, RackHandler handler, Workers workers) {
         this(config, handler, workers, config.logs().accessLog() == null ? null
-            : new AccessLog(config.logs().accessLog(), config.logs().accessLogFormat()));
+            : new AccessLog(config.logs().accessLog(), config.logs().accessLogFormat()),
+            ExchangeTracers.choose(config.logs().traces(), config.logs().errorLog()));
     }
 
-    private ServerState(ServerConfig config, RackHandler handler, Workers workers, AccessLog accessLog) {
+    private ServerState(ServerConfig config, RackHandler handler, Workers workers, AccessLog accessLog,
+                        ExchangeTracer tracer) {
         this.config = config;
         this.handler = handler;
         this.workers = workers;
         this.accessLog = accessLog;
         this.errorLog = config.logs().errorLog();
+        this.tracer = tracer;
     }
 
     /** What the dispatchers record answered requests in, or null. */
@@ -85,9 +93,9 @@ public final class ServerState {
 
     /**
      * The same application, workers and settings, but connections, counters and no access log
-     * of its own: a warm-up's requests are neither logged nor counted as traffic.
+     * or tracer of its own: a warm-up's requests are neither logged, traced nor counted as traffic.
      */
     public ServerState forWarmup() {
-        return new ServerState(config, handler, workers, null);
+        return new ServerState(config, handler, workers, null, ExchangeTracer.NONE);
     }
 }

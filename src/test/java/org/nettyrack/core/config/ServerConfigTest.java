@@ -188,7 +188,7 @@ class ServerConfigTest {
             .http2(false).maxConcurrentStreams(17).http2InitialWindow(2048).http2MaxResets(18).http2ResetWindowMillis(19_000)
             .maxMessageSize(200).maxPushQueue(2000).pushTimeoutMillis(500)
             .files(org.nettyrack.core.files.FileOptions.NONE).fileCacheMillis(20).fileCacheEntries(21).earlyHints(false)
-            .accessLog(access).accessLogFormat("json").errorLog(null)
+            .accessLog(access).accessLogFormat("json").errorLog(null).otel("off")
             .control("127.0.0.1", 22, "t").controlTimeoutMillis(23)
             .build();
         assertEquals(new Listen(java.util.List.of(new Bind("127.0.0.1", 1)), true), c.listen());
@@ -198,7 +198,7 @@ class ServerConfigTest {
         assertEquals(new Http2Settings(false, 17, 2048, 18, 19_000), c.http2Settings());
         assertEquals(new PushSettings(200, 2000, 500, 64 * 1024), c.push());
         assertEquals(new FileSettings(org.nettyrack.core.files.FileOptions.NONE, 20, 21, false), c.fileSettings());
-        assertEquals(new LogSettings(access, AccessLogFormat.JSON, LogSettings.DEFAULTS.errorLog()), c.logs());
+        assertEquals(new LogSettings(access, AccessLogFormat.JSON, LogSettings.DEFAULTS.errorLog(), false), c.logs());
         assertEquals(new ControlSettings(new ControlEndpoint("127.0.0.1", 22, "t"), 23), c.controlSettings());
     }
 
