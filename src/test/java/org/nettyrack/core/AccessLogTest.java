@@ -32,6 +32,7 @@ class AccessLogTest {
             public int localPort() { return 9292; }
             public RequestBody body() { return null; }
             public org.nettyrack.core.RequestTimes times() { return org.nettyrack.core.RequestTimes.now(); }
+            public String requestId() { return "req-1"; }
         };
     }
 
