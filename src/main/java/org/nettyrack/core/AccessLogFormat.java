@@ -14,10 +14,10 @@ public enum AccessLogFormat {
         private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ROOT);
 
         @Override
-        String line(RackRequest r, int status, long bytes, double seconds, ZonedDateTime time) {
+        String line(RackRequest r, int status, long bytes, long endNanos, ZonedDateTime time) {
             return String.format(Locale.ROOT, "%s - - [%s] \"%s %s %s\" %d %s %.4f%n",
                 r.remoteAddress(), time.format(TIME), r.method(), r.target(), r.protocol(), status,
-                bytes == 0 ? "-" : Long.toString(bytes), seconds);
+                bytes == 0 ? "-" : Long.toString(bytes), seconds(r.times().totalNanos(endNanos)));
         }
     },
     /**
@@ -33,7 +33,7 @@ public enum AccessLogFormat {
         private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSXXX", Locale.ROOT);
 
         @Override
-        String line(RackRequest r, int status, long bytes, double seconds, ZonedDateTime time) {
+        String line(RackRequest r, int status, long bytes, long endNanos, ZonedDateTime time) {
             return new Json().beginObject()
                 .name("time").value(time.format(TIME))
                 .name("remote").value(r.remoteAddress())
@@ -42,14 +42,19 @@ public enum AccessLogFormat {
                 .name("protocol").value(r.protocol())
                 .name("status").value(status)
                 .name("bytes").value(bytes)
-                .name("duration").value(seconds, 6)
+                .name("duration").value(seconds(r.times().totalNanos(endNanos)), 6)
                 .name("user_agent").value(r.header("user-agent"))
                 .name("referer").value(r.header("referer"))
                 .endObject() + "\n";
         }
     };
 
-    abstract String line(RackRequest request, int status, long bytes, double seconds, ZonedDateTime time);
+    /** The request's line; endNanos: when its last byte was written ({@code System.nanoTime()}). */
+    abstract String line(RackRequest request, int status, long bytes, long endNanos, ZonedDateTime time);
+
+    private static double seconds(long nanos) {
+        return nanos / 1e9;
+    }
 
     /** {@code common} or {@code json}, as the CLI spells them. */
     public static AccessLogFormat named(String name) {

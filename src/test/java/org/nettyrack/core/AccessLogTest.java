@@ -1,6 +1,7 @@
 package org.nettyrack.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -19,6 +21,12 @@ class AccessLogTest {
 
     /** A request as the log sees it; header names in lower case, as the transport's lookup is case-insensitive. */
     private static RackRequest request(String method, String target, Map<String, String> headers) {
+        return request(method, target, headers, RequestTimes.now());
+    }
+
+    private static RackRequest request(String method, String target, Map<String, String> headers, RequestTimes times) {
+        String sent = headers.get(RequestId.HEADER);
+        String id = RequestId.of(sent == null ? List.of() : List.of(sent));
         return new RackRequest() {
             public String method() { return method; }
             public String target() { return target; }
@@ -31,8 +39,8 @@ class AccessLogTest {
             public String localAddress() { return "127.0.0.1"; }
             public int localPort() { return 9292; }
             public RequestBody body() { return null; }
-            public org.nettyrack.core.RequestTimes times() { return org.nettyrack.core.RequestTimes.now(); }
-            public String requestId() { return "req-1"; }
+            public RequestTimes times() { return times; }
+            public String requestId() { return id; }
         };
     }
 
@@ -48,10 +56,17 @@ class AccessLogTest {
     }
 
     @Test
+    void addsNothingToTheCommonLine() {
+        new AccessLog(out).log(request("GET", "/", Map.of("x-request-id", "req-1")), 200, 0, System.nanoTime());
+        assertFalse(logged().contains("req-1"), logged());
+        assertTrue(logged().matches(".*\" 200 - \\d+\\.\\d{4}\\R"), logged());
+    }
+
+    @Test
     void writesOneJsonObjectPerLine() {
         AccessLog log = new AccessLog(out, AccessLogFormat.JSON);
-        log.log(request("GET", "/a?q=\"x\"", Map.of("user-agent", "curl/8.5.0", "referer", "http://e/")), 200, 13,
-            System.nanoTime());
+        log.log(request("GET", "/a?q=\"x\"", Map.of("user-agent", "curl/8.5.0", "referer", "http://e/", "x-request-id", "req-1")),
+            200, 13, System.nanoTime());
         log.log(request("POST", "/b", Map.of()), 500, 0, System.nanoTime());
         String[] lines = logged().split("\n", -1);
         assertEquals(3, lines.length, "two lines, each ending in a newline");
@@ -77,10 +92,12 @@ class AccessLogTest {
     }
 
     @Test
-    void measuresTheDurationFromTheHeadItIsGiven() {
+    void measuresTheDurationFromTheHeadsArrivalToTheEndItIsGiven() {
         long twoSecondsAgo = System.nanoTime() - TimeUnit.SECONDS.toNanos(2);
-        new AccessLog(out, AccessLogFormat.JSON).log(request("GET", "/", Map.of()), 200, 1, twoSecondsAgo);
-        assertTrue(Double.parseDouble(duration(logged())) >= 2.0, logged());
+        RequestTimes times = new RequestTimes(twoSecondsAgo, 0);
+        new AccessLog(out, AccessLogFormat.JSON).log(request("GET", "/", Map.of(), times), 200, 1,
+            twoSecondsAgo + TimeUnit.MILLISECONDS.toNanos(2500));
+        assertEquals("2.500000", duration(logged()));
     }
 
     @Test
@@ -92,7 +109,11 @@ class AccessLogTest {
     }
 
     private static String duration(String line) {
-        Matcher m = Pattern.compile("\"duration\":([0-9.]+)").matcher(line);
+        return field(line, "duration");
+    }
+
+    private static String field(String line, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\":([0-9.]+)").matcher(line);
         assertTrue(m.find(), line);
         return m.group(1);
     }
