@@ -71,11 +71,14 @@ class AccessLogTest {
         String[] lines = logged().split("\n", -1);
         assertEquals(3, lines.length, "two lines, each ending in a newline");
         assertTrue(lines[0].matches("\\{\"time\":\"\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}(Z|[+-]\\d\\d:\\d\\d)\","
+            + "\"request_id\":\"req-1\","
             + "\"remote\":\"10\\.0\\.0\\.1\",\"method\":\"GET\",\"target\":\"/a\\?q=\\\\\"x\\\\\"\",\"protocol\":\"HTTP/1\\.1\","
-            + "\"status\":200,\"bytes\":13,\"duration\":\\d+\\.\\d{6},\"user_agent\":\"curl/8\\.5\\.0\",\"referer\":\"http://e/\"}"),
+            + "\"status\":200,\"bytes\":13,\"duration\":\\d+\\.\\d{6},\"queue\":0\\.000000,\"app\":0\\.000000,"
+            + "\"upstream_queue\":null,\"user_agent\":\"curl/8\\.5\\.0\",\"referer\":\"http://e/\"}"),
             lines[0]);
         assertTrue(lines[1].endsWith("\"status\":500,\"bytes\":0,\"duration\":" + duration(lines[1])
-            + ",\"user_agent\":null,\"referer\":null}"), lines[1]);
+            + ",\"queue\":0.000000,\"app\":0.000000,\"upstream_queue\":null,\"user_agent\":null,\"referer\":null}"), lines[1]);
+        assertTrue(lines[1].matches(".*\"request_id\":\"[0-9a-f]{32}\".*"), "an id made for it: " + lines[1]);
     }
 
     @Test
@@ -98,6 +101,22 @@ class AccessLogTest {
         new AccessLog(out, AccessLogFormat.JSON).log(request("GET", "/", Map.of(), times), 200, 1,
             twoSecondsAgo + TimeUnit.MILLISECONDS.toNanos(2500));
         assertEquals("2.500000", duration(logged()));
+    }
+
+    @Test
+    void givesTheQueueTheAppAndTheProxysQueueInSeconds() {
+        long oneAndAHalfSecondsBefore = System.currentTimeMillis() * 1000 - 1_500_000;
+        RequestTimes times = new RequestTimes(System.nanoTime(), oneAndAHalfSecondsBefore);
+        times.dispatched();
+        times.started();
+        times.returned();
+        new AccessLog(out, AccessLogFormat.JSON).log(request("GET", "/", Map.of(), times), 200, 1, System.nanoTime());
+        double queue = Double.parseDouble(field(logged(), "queue"));
+        double app = Double.parseDouble(field(logged(), "app"));
+        double upstream = Double.parseDouble(field(logged(), "upstream_queue"));
+        double duration = Double.parseDouble(duration(logged()));
+        assertTrue(queue >= 0 && app >= 0 && queue + app <= duration + 1e-6, logged());
+        assertTrue(upstream >= 1.5 && upstream < 1.6, "the proxy's start 1.5 s before the arrival: " + logged());
     }
 
     @Test
