@@ -18,17 +18,25 @@ module Nettyrack
   # and, when bin/nettyrack started the JVM with its settings, for how much memory (JvmTuning):
   #   nettyrack 0.1.0 (JRuby 10.1.1.0, Java 25, 4 threads, memory profile small (512 MB container)) listening on ...
   #
-  # With a control endpoint, a second line says where (Control.boot_line); #lines gives both.
+  # With a control endpoint, a second line says where (Control.boot_line); #lines gives both,
+  # #entries both with what a JSON server log says beside them (ServerLog).
   #
-  # Flow: a started server (Lifetime, RackHandler) → here → stdout.
+  # Flow: a started server (Lifetime, RackHandler) → here → ServerLog → stdout.
   module BootLine
     # What to print once the server listens. quiet leaves out everything but a control line
     # with a made-up token: nothing else could tell that token.
     # tag: the server's name (--tag), shown after the version.
     def self.lines(server, quiet: false, tag: nil)
+      entries(server, quiet: quiet, tag: tag).map(&:first)
+    end
+
+    # The same lines as [text, event, fields] for ServerLog#say: the listening line is the
+    # boot event (with the URLs and the pid), the control endpoint's the control event.
+    def self.entries(server, quiet: false, tag: nil)
       token = server.control_token
       control = Control.boot_line(server.control_url, token) if token && (!quiet || token.generated?)
-      [(self.for(server, tag: tag) unless quiet), control].compact
+      boot = [self.for(server, tag: tag), "boot", { urls: server.urls, pid: Process.pid }] unless quiet
+      [boot, ([control, "control", {}] if control)].compact
     end
 
     def self.for(server, tag: nil)

@@ -107,6 +107,14 @@ module Nettyrack
       raise ConfigError, "#{value.inspect} is not an otel mode (use auto or off)"
     end
 
+    # How the server writes its own lines (ServerLog): "text" or "json"; symbols too.
+    def log_format(value)
+      text = value.to_s.strip.downcase
+      return text if %w[text json].include?(text)
+
+      raise ConfigError, "#{value.inspect} is not a log format (use text or json)"
+    end
+
     # A file's path (a String or a Pathname), not empty.
     def path(value)
       text = value.to_s

@@ -147,6 +147,7 @@ module Nettyrack
     #   quiet                            # print nothing on boot and shutdown
     #   access_log "log/access.log"      # or access_log (stdout), access_log false
     #   access_log_format :json          # or "common" (Rack::CommonLogger's line)
+    #   log_format :json                 # the server's own lines as JSON (default "text")
     #   proxy_protocol                   # each connection opens with a PROXY v1/v2 header
     #   http2 false                      # cleartext ports serve HTTP/1.1 only
     #   public_dir "public"              # static files answered before the app (Rails: "public")

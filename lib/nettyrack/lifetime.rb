@@ -8,7 +8,7 @@ require_relative "hot_restart"
 require_relative "orders"
 require_relative "reload_signal"
 require_relative "restarts"
-require_relative "say"
+require_relative "server_log"
 require_relative "signals"
 require_relative "systemd"
 require_relative "tmp_restart"
@@ -54,6 +54,7 @@ module Nettyrack
       @restart = restart
       @logs = logs
       @out = out
+      @log = ServerLog.new(out, @config[:log_format])
       @err = err
       @systemd = Systemd.new(restart.fetch(:env), err: err)
       @hooks = Hooks.new(@config[:hooks], err: err)
@@ -165,7 +166,9 @@ module Nettyrack
     end
 
     def boot_lines(server)
-      BootLine.lines(server, quiet: @config.quiet?, tag: @config[:tag]).each { |line| say(line) }
+      BootLine.entries(server, quiet: @config.quiet?, tag: @config[:tag]).each do |line, event, fields|
+        @log.say(line, event: event, **fields)
+      end
       say("nettyrack: #{@warmed}") if @warmed && !@config.quiet?
       Signals.untrappable_lines.each { |line| @err.puts(line) }
       BootChecks.warnings(server.configuration.threads.last).each { |warning| @err.puts(warning) }
@@ -174,7 +177,7 @@ module Nettyrack
     def finish(server, order)
       handed_over = order.kind == :served
       unless handed_over
-        say("nettyrack: shutting down (#{order.reason})") unless @config.quiet?
+        @log.say("nettyrack: shutting down (#{order.reason})", event: "stop", reason: order.reason) unless @config.quiet?
         @systemd.stopping
       end
       unfinished = !server.stop
@@ -191,6 +194,6 @@ module Nettyrack
                 "(#{@config[:shutdown_timeout]} s) were cut off")
     end
 
-    def say(line) = Say.line(@out, line)
+    def say(line) = @log.say(line)
   end
 end

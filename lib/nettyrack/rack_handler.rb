@@ -8,6 +8,7 @@ require_relative "rack_options"
 require_relative "boot_checks"
 require_relative "orders"
 require_relative "reload_signal"
+require_relative "server_log"
 
 module Nettyrack
   # What `rackup -s nettyrack` and `rails server` run, through Rack 2's Rack::Handler or the
@@ -16,7 +17,7 @@ module Nettyrack
   #
   #   rackup's options (:Host, :Port, :Threads, :environment, :quiet, -O NAME=VALUE: see
   #   RackOptions) → one Configuration → pub/sub engine → ServerSetup → Server#start →
-  #   boot line(s) → yield the server → #shutdown, SIGINT, SIGTERM or control POST /stop →
+  #   boot line(s) (ServerLog: text, or JSON with -O log_format=json) → yield the server → #shutdown, SIGINT, SIGTERM or control POST /stop →
   #   Server#stop → engine closed
   #
   # A hot restart (SIGUSR2, SIGUSR1, POST /restart) is the nettyrack command's: rackup and `rails
@@ -52,15 +53,16 @@ module Nettyrack
       config = RackOptions.configuration(options)
       server = Server.new(app, ServerSetup.new(config), development: config.development?, pubsub: Nettyrack.pubsub)
       quiet = RackOptions.quiet?(options)
+      log = ServerLog.new($stdout, RackOptions.log_format(options))
       orders = @orders = Orders.new.trap(Orders::SIGNALS)
       server.start
       reload = ReloadSignal.new(server, logs: [], out: $stdout, err: $stderr).trap
       orders.relay(server.orders) if server.control_url
-      BootLine.lines(server, quiet: quiet).each { |line| puts_line(line) }
+      BootLine.entries(server, quiet: quiet).each { |line, event, fields| log.say(line, event: event, **fields) }
       BootChecks.warnings(server.configuration.threads.last).each { |warning| warn(warning) }
       yield server if block_given?
       reason = wait_for_stop(orders, server)
-      puts_line("nettyrack: shutting down (#{reason})") unless quiet
+      log.say("nettyrack: shutting down (#{reason})", event: "stop", reason: reason) unless quiet
       server.stop
       server
     ensure
@@ -76,11 +78,6 @@ module Nettyrack
         server.lifecycle.restart_failed("failed: #{NO_RESTART}")
         warn("nettyrack: #{order.reason}: #{NO_RESTART}")
       end
-    end
-
-    def puts_line(line)
-      $stdout.puts(line)
-      $stdout.flush
     end
   end
 end

@@ -68,6 +68,13 @@ module Nettyrack
       Configuration.merge(given).push_history
     end
 
+    # -O log_format=json: how the handler writes its own lines (ServerLog); like quiet, not the server's.
+    def log_format(options)
+      value = option(options, :log_format)
+      row = Settings.fetch(:log_format)
+      value.nil? ? row.default : row.read(value)
+    end
+
     # rackup -q, -O Quiet, Capybara's Silent.
     def quiet?(options)
       options[:quiet] || options[:Quiet] || options[:Silent]

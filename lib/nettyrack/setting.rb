@@ -12,7 +12,7 @@ module Nettyrack
   #   name     the key in a settings layer (and the DSL method, when dsl is true)
   #   default  its value when no layer gives one
   #   type     how a value is read: a Coerce method (:size, :count, :seconds, :boolean,
-  #            :port, :threads, :bind, :access_log_format), :text, or a Proc (value[, env])
+  #            :port, :threads, :bind, :access_log_format, :log_format), :text, or a Proc (value[, env])
   #   group    the --help section (Settings::GROUPS)
   #   flags    OptionParser switches, ["-p", "--port PORT"]; nil: no flag
   #   help     --help lines; %{default} (or %{other_name}) shows a default

@@ -33,6 +33,7 @@ RSpec.describe "the Rack env of an app mounted below the root" do
       "scheme" => "http", "remoteAddress" => "127.0.0.1", "remotePort" => 40_000, "localAddress" => "127.0.0.1",
       "localPort" => 8080, "body" => Java::OrgNettyrackCore::RequestBody::EMPTY,
       "upgrade" => Java::OrgNettyrackCore::Upgrade::NONE, "hijackable" => false, "connectProtocol" => nil,
+      "requestId" => "mounted-1", "times" => Java::OrgNettyrackCore::RequestTimes.now,
       "toString" => "mounted request",
       "transportEnv" => java.util.HashMap.new(transport_env)
     }

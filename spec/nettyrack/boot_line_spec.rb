@@ -78,5 +78,12 @@ RSpec.describe Nettyrack::BootLine do
         .to eq(["nettyrack: control endpoint on tcp://127.0.0.1:9293 (token abc)"])
       expect(described_class.lines(server(Nettyrack::Control::Token.new("s3cret", false)), quiet: true)).to eq([])
     end
+
+    it "gives the same lines as events, for a JSON server log: boot with the URLs and the pid, then control" do
+      entries = described_class.entries(server(Nettyrack::Control::Token.new("abc", true)))
+      expect(entries.map { |_, event, _| event }).to eq(%w[boot control])
+      expect(entries.map(&:first)).to eq(described_class.lines(server(Nettyrack::Control::Token.new("abc", true))))
+      expect(entries.first.last).to eq(urls: ["http://0.0.0.0:80"], pid: Process.pid)
+    end
   end
 end

@@ -148,6 +148,11 @@ RSpec.describe Nettyrack::CLI do
       expect(error("--access-log-format", "xml"))
         .to eq('invalid --access-log-format: "xml" is not an access log format (use common or json)')
     end
+
+    it "reads the server's own log format" do
+      expect(settings("--log-format", "JSON")).to eq(log_format: "json")
+      expect(error("--log-format", "xml")).to eq('invalid --log-format: "xml" is not a log format (use text or json)')
+    end
   end
 
   describe "restarts" do

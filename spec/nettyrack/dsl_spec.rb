@@ -108,6 +108,11 @@ RSpec.describe Nettyrack::DSL do
     expect(error_for("access_log_format 'xml'")).to eq('DIR/nettyrack.rb:1: "xml" is not an access log format (use common or json)')
   end
 
+  it "reads the server's own log format" do
+    expect(load_config("log_format :json")).to eq(log_format: "json")
+    expect(error_for("log_format 'xml'")).to eq('DIR/nettyrack.rb:1: "xml" is not a log format (use text or json)')
+  end
+
   it "reads the control endpoint's URL and token, or the opt-out from tokens" do
     expect(load_config(<<~RUBY)).to eq(control_url: ["127.0.0.1", 9293], control_token: "s3cret")
       control_url "tcp://127.0.0.1:9293"

@@ -115,6 +115,7 @@ RSpec.describe "Nettyrack::SETTINGS" do
         given = { name.to_sym => "given-#{name}" }
         passed = options.keywords(given).values.include?("given-#{name}") || options.quiet?(given) == "given-#{name}"
         passed ||= name == "pubsub" && options.pubsub({ pubsub: "redis://h:6379" }, {}) == "redis://h:6379"
+        passed ||= name == "log_format" && options.log_format({ log_format: "JSON" }) == "json"
         passed ||= options::HISTORY_ROWS.include?(row) && options.history({ name.to_sym => "7" }).value?(7)
         expect(passed).to be(true), name
       end

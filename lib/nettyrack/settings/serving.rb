@@ -67,6 +67,13 @@ module Nettyrack
                                                                     keyword: true,
                                                                     help: ["common (Rack::CommonLogger's line, the default),",
                                                                            "or json (one JSON object a line)"]),
+      # the server's own lines on stdout (ServerLog); rackup reads -O log_format itself (RackOptions.log_format)
+      Setting.new(:log_format, "text", :log_format, group: :running, flags: ["--log-format FORMAT"],
+                                                    help: ["text (the default) or json: the server's own lines",
+                                                           "(listening, shutting down) as one JSON object a line"],
+                                                    option: "log_format=FORMAT",
+                                                    option_help: "text (the default) or json: the server's own lines " \
+                                                                 "(listening, shutting down) as one JSON object a line"),
       # nil: in-process; a redis://, redis-sentinel:// or redis-cluster:// URL: through Redis
       Setting.new(:pubsub, nil, ->(value, env) { PubSubSetting.setting(value, env) }, group: :running, flags: ["--pubsub URL"],
                   help: ["pub/sub across processes through Redis: redis://HOST[:PORT][/DB],",

@@ -7,9 +7,9 @@ import java.time.ZonedDateTime;
 
 /**
  * Writes one line per finished request, in an {@link AccessLogFormat}: Rack::CommonLogger's by
- * default, or JSON. The duration runs from the request head's arrival to the response's last
- * byte written (the transport passes the head's {@code System.nanoTime()} and calls this once
- * that write completes). Lines are written whole under a lock, so concurrent requests never
+ * default, or JSON. The duration runs from the request head's arrival ({@link
+ * RackRequest#times}) to the response's last byte written (the transport calls this once that
+ * write completes, with the time it did). Lines are written whole under a lock, so concurrent requests never
  * interleave; a failing stream is ignored, since a broken log must not break serving.
  */
 public final class AccessLog {
@@ -25,9 +25,9 @@ public final class AccessLog {
         this.format = format;
     }
 
-    public void log(RackRequest request, int status, long bytes, long headNanos) {
-        double seconds = (System.nanoTime() - headNanos) / 1e9;
-        String line = format.line(request, status, bytes, seconds, ZonedDateTime.now());
+    /** endNanos: the {@code System.nanoTime()} of the last byte's write. */
+    public void log(RackRequest request, int status, long bytes, long endNanos) {
+        String line = format.line(request, status, bytes, endNanos, ZonedDateTime.now());
         byte[] data = line.getBytes(StandardCharsets.UTF_8);
         synchronized (this) {
             try {

@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
  * <li>{@link #serve}: how a transport runs a handler on a worker, so that a failure of the
  * handler itself, or a handler that returns without finishing its response, still ends in
  * an answer and a line in the server's error log, never a connection left waiting. It marks
- * the application's start and return in the request's {@link RequestTimes}.</li>
+ * the application's start and return in the request's {@link RequestTimes}, and gives the
+ * handler an {@link IdentifiedSink}: every answer to an application's run carries the
+ * request's {@code x-request-id}.</li>
  * </ul>
  */
 public final class FailureResponse {
@@ -43,7 +45,8 @@ public final class FailureResponse {
      * handler that throws is logged and answered as by {@link #send}; one that returns leaving
      * its response open has a committed one ended, and an uncommitted one answered 500.
      */
-    public static void serve(RackHandler handler, RackRequest request, ResponseSink sink, ErrorLog errorLog) {
+    public static void serve(RackHandler handler, RackRequest request, ResponseSink transport, ErrorLog errorLog) {
+        ResponseSink sink = new IdentifiedSink(transport, request.requestId());
         boolean failed = true;
         RequestTimes times = request.times();
         times.started();

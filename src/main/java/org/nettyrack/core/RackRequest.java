@@ -67,6 +67,9 @@ public interface RackRequest {
     /** When this exchange reached each stage ({@link RequestTimes}). */
     RequestTimes times();
 
+    /** This request's id ({@link RequestId#of}): the sane {@code X-Request-Id} it sent, else one made once for it. */
+    String requestId();
+
     /**
      * The {@code :protocol} of an HTTP/2 extended CONNECT (RFC 8441), the protocol the client
      * asks the stream to carry ({@code websocket}); null for any other request.

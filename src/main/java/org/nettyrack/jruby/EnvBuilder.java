@@ -30,6 +30,7 @@ import org.nettyrack.core.Upgrade;
  * without the prefix; repeated headers joined with ", " (cookies with "; ");</li>
  * <li>rack.input, rack.errors, rack.url_scheme, rack.multithread, rack.response_finished;</li>
  * <li>HTTPS "on" when rack.url_scheme is https (as CGI servers and Puma set it);</li>
+ * <li>the request's id, its start and its trace context ({@link TracingEnv});</li>
  * <li>the transport's own objects ({@link RackRequest#transportEnv}) as Java objects.</li>
  * </ul>
  * A header whose name contains "_" never overrides or joins the one spelled with "-"
@@ -52,6 +53,7 @@ final class EnvBuilder {
     private final RubyString cookieKey;
     private final RubySymbol websocket;
     private final RubySymbol sse;
+    private final TracingEnv tracing;
 
     EnvBuilder(Ruby runtime, EnvKeys keys, IRubyObject errors, String software) {
         this.runtime = runtime;
@@ -80,6 +82,7 @@ final class EnvBuilder {
         cookieKey = keys.key("HTTP_COOKIE");
         websocket = runtime.newSymbol("websocket");
         sse = runtime.newSymbol("sse");
+        tracing = new TracingEnv(runtime, keys);
     }
 
     RubyHash build(ThreadContext context, RackRequest request, IRubyObject input) {
@@ -102,6 +105,7 @@ final class EnvBuilder {
         Headers headers = new Headers(context, env);
         request.forEachHeader(headers);
         headers.addUnderscored();
+        tracing.add(context, env, request);
         setServer(context, env, request, headers.host);
 
         long length = request.body().length();

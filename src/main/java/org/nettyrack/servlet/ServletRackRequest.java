@@ -9,6 +9,7 @@ import java.util.Map;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.RequestBody;
+import org.nettyrack.core.RequestId;
 import org.nettyrack.core.RequestStart;
 import org.nettyrack.core.RequestTimes;
 import org.nettyrack.core.Upgrade;
@@ -28,11 +29,13 @@ final class ServletRackRequest implements RackRequest {
     private final Upgrade upgrade;
     private final boolean upgradeUnavailable;
     private final RequestTimes times;
+    private final String requestId;
 
     /** {@code upgrades}: what the container can switch this request to. */
     ServletRackRequest(HttpServletRequest request, HttpServletResponse response, RequestBody body, String scriptName,
                        Upgrades upgrades) {
         this.times = new RequestTimes(System.nanoTime(), RequestStart.parseMicros(request.getHeader("x-request-start")));
+        this.requestId = RequestId.of(Collections.list(request.getHeaders(RequestId.HEADER)));
         this.request = request;
         this.response = response;
         this.body = body;
@@ -50,6 +53,11 @@ final class ServletRackRequest implements RackRequest {
     @Override
     public RequestTimes times() {
         return times;
+    }
+
+    @Override
+    public String requestId() {
+        return requestId;
     }
 
     @Override

@@ -105,6 +105,26 @@ class FailureResponseTest {
         assertEquals(List.of("respond 204 null: "), sink.calls);
     }
 
+    @Test
+    void everyAnswerToTheApplicationsRunCarriesTheRequestId() {
+        List<ResponseHeaders> heads = new java.util.ArrayList<>();
+        ResponseSink keeping = new ResponseSink() {
+            public void respond(int status, ResponseHeaders headers, byte[] body, int offset, int length) { heads.add(headers); sink.respond(status, headers, body, offset, length); }
+            public void begin(int status, ResponseHeaders headers, long contentLength) { heads.add(headers); sink.begin(status, headers, contentLength); }
+            public void write(byte[] bytes, int offset, int length) { sink.write(bytes, offset, length); }
+            public void sendFile(java.nio.file.Path file, long offset, long length) { }
+            public void end() { sink.end(); }
+            public void abort() { sink.abort(); }
+            public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) { }
+            public boolean committed() { return sink.committed(); }
+            public boolean finished() { return sink.finished(); }
+        };
+        FailureResponse.serve((r, s) -> {
+            throw new IllegalStateException("a bug");
+        }, request, keeping, errorLog);
+        assertEquals(request.requestId(), heads.get(0).get("x-request-id"), "the 500 in the application's place too");
+    }
+
     private static void write(ResponseSink s, String text) {
         try {
             s.write(utf8(text), 0, text.length());

@@ -13,6 +13,7 @@ public final class FakeRequest implements RackRequest {
     private final String protocol;
     private final List<String[]> fields = new ArrayList<>();
     private String connectProtocol;
+    private String requestId;
 
     private final RequestTimes times = RequestTimes.now();
 
@@ -99,6 +100,14 @@ public final class FakeRequest implements RackRequest {
     @Override
     public RequestTimes times() {
         return times;
+    }
+
+    @Override
+    public String requestId() {
+        if (requestId == null) { // once, as a transport does
+            requestId = RequestId.of(headers(RequestId.HEADER));
+        }
+        return requestId;
     }
 
     @Override

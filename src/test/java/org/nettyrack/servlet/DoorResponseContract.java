@@ -40,6 +40,18 @@ abstract non-sealed class DoorResponseContract extends DoorConcern {
         assertEquals(1, refused.headers().allValues("date").size(), () -> refused.headers().toString());
     }
 
+    /** The request's id: the one it sent when sane, else a made one, on the app's answers (HEAD included). */
+    @Test
+    void everyAnswerOfTheAppCarriesTheRequestId() throws Exception {
+        assertEquals(List.of("proxy-7"),
+            send(HttpRequest.newBuilder(url("hello")).header("x-request-id", "proxy-7")).headers().allValues("x-request-id"));
+        List<String> made = send(HttpRequest.newBuilder(url("hello"))).headers().allValues("x-request-id");
+        assertTrue(made.size() == 1 && made.get(0).matches("[0-9a-f]{32}"), made::toString);
+        List<String> head = send(HttpRequest.newBuilder(url("file")).method("HEAD", HttpRequest.BodyPublishers.noBody()))
+            .headers().allValues("x-request-id");
+        assertTrue(head.size() == 1 && head.get(0).matches("[0-9a-f]{32}"), head::toString);
+    }
+
     @Test
     void toPathBodyIsSentWhole() throws Exception {
         HttpResponse<String> response = send(HttpRequest.newBuilder(url("file")));

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.nettyrack.core.HeaderVisitor;
 import org.nettyrack.core.RackRequest;
 import org.nettyrack.core.RequestBody;
+import org.nettyrack.core.RequestId;
 import org.nettyrack.core.RequestStart;
 import org.nettyrack.core.RequestTimes;
 import org.nettyrack.core.Upgrade;
@@ -31,6 +32,7 @@ public final class NettyRackRequest implements RackRequest {
     private final String connectProtocol;
     /** From the head's arrival: the access log's duration starts there. */
     private final RequestTimes times;
+    private final String requestId;
 
     public NettyRackRequest(HttpRequest head, RequestBody body, SocketAddress remote, SocketAddress local) {
         this(head, body, remote, local, System.nanoTime(), null, false, null);
@@ -45,6 +47,7 @@ public final class NettyRackRequest implements RackRequest {
                      String protocol, boolean secure, String connectProtocol) {
         this.connectProtocol = connectProtocol;
         this.times = new RequestTimes(startNanos, RequestStart.parseMicros(head.headers().get("x-request-start")));
+        this.requestId = RequestId.of(head.headers().getAll(RequestId.HEADER));
         this.protocol = protocol != null ? protocol : head.protocolVersion().text();
         this.secure = secure;
         this.head = head;
@@ -57,6 +60,11 @@ public final class NettyRackRequest implements RackRequest {
     @Override
     public RequestTimes times() {
         return times;
+    }
+
+    @Override
+    public String requestId() {
+        return requestId;
     }
 
     public HttpRequest head() {

@@ -22,6 +22,7 @@ import io.netty.util.concurrent.Promise;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.nettyrack.core.PushEndpoint;
+import org.nettyrack.core.RequestId;
 import org.nettyrack.core.ResponseCycle;
 import org.nettyrack.core.ResponseHeaders;
 import org.nettyrack.netty.files.EncodedSink;
@@ -73,12 +74,14 @@ public final class NettyResponseSink implements EncodedSink {
         this.backpressure = new WriteBackpressure(channel, server.config.timeouts().writeTimeoutMillis());
     }
 
-    /** The worker queue was full: 503 without running the application. */
+    /** The worker queue was full: 503 without running the application, with the request's {@code x-request-id}. */
     void unavailable() {
         cycle.whole(0);
         status = HttpResponseStatus.SERVICE_UNAVAILABLE.code();
         keepAlive = connectionStays();
-        finish(channel.writeAndFlush(ErrorResponses.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, !keepAlive, request.isHead())), false);
+        HttpResponse refused = ErrorResponses.plain(HttpResponseStatus.SERVICE_UNAVAILABLE, !keepAlive, request.isHead());
+        refused.headers().set(RequestId.HEADER, request.requestId());
+        finish(channel.writeAndFlush(refused), false);
     }
 
     NettyRackRequest request() {

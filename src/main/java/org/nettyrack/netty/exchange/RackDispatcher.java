@@ -193,7 +193,7 @@ public final class RackDispatcher extends ChannelInboundHandlerAdapter {
             recent.answered(request.method(), request.target(), status);
         }
         if (server.accessLog != null) {
-            server.accessLog.log(request, status, bytes, request.times().arrivedNanos());
+            server.accessLog.log(request, status, bytes, end);
         }
         server.tracer.finished(request, status, bytes, end);
     }
