@@ -1,8 +1,5 @@
 package org.nettyrack.core;
 
-import java.io.IOException;
-import java.nio.file.Path;
-
 /**
  * The sink an application's run writes to ({@link FailureResponse#serve} puts it in front of
  * the transport's): passes everything on, with the request's {@code x-request-id}
@@ -11,12 +8,11 @@ import java.nio.file.Path;
  * A 103 Early Hints goes as the application gave it. Answers given without the application
  * (public files, refusals) do not pass here.
  */
-final class IdentifiedSink implements ResponseSink {
-    private final ResponseSink sink;
+final class IdentifiedSink extends ForwardingSink {
     private final String id;
 
     IdentifiedSink(ResponseSink sink, String id) {
-        this.sink = sink;
+        super(sink);
         this.id = id;
     }
 
@@ -33,41 +29,6 @@ final class IdentifiedSink implements ResponseSink {
     }
 
     @Override
-    public void write(byte[] bytes, int offset, int length) throws IOException {
-        sink.write(bytes, offset, length);
-    }
-
-    @Override
-    public void sendFile(Path file, long offset, long length) throws IOException {
-        sink.sendFile(file, offset, length);
-    }
-
-    @Override
-    public boolean honoursSendfile() {
-        return sink.honoursSendfile();
-    }
-
-    @Override
-    public boolean acceptsEarlyHints() {
-        return sink.acceptsEarlyHints();
-    }
-
-    @Override
-    public void earlyHints(ResponseHeaders headers) throws IOException {
-        sink.earlyHints(headers);
-    }
-
-    @Override
-    public void end() {
-        sink.end();
-    }
-
-    @Override
-    public void abort() {
-        sink.abort();
-    }
-
-    @Override
     public void upgrade(int status, ResponseHeaders headers, PushEndpoint endpoint) {
         RequestId.answer(headers, id);
         sink.upgrade(status, headers, endpoint);
@@ -79,15 +40,5 @@ final class IdentifiedSink implements ResponseSink {
             RequestId.answer(headers, id);
         }
         return sink.hijack(status, headers);
-    }
-
-    @Override
-    public boolean committed() {
-        return sink.committed();
-    }
-
-    @Override
-    public boolean finished() {
-        return sink.finished();
     }
 }
