@@ -55,4 +55,21 @@ public final class RequestStart {
     public static String header(long micros) {
         return "t=" + micros;
     }
+
+    /** {@link #header} as ASCII bytes, written without a String (the env takes bytes). */
+    public static byte[] headerBytes(long micros) {
+        int digits = 1;
+        for (long rest = micros / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        byte[] out = new byte[2 + digits];
+        out[0] = 't';
+        out[1] = '=';
+        long rest = Math.max(0, micros);
+        for (int i = out.length - 1; i >= 2; i--) {
+            out[i] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        return out;
+    }
 }

@@ -23,6 +23,11 @@ final class RubyStrings {
         for (int i = 0; i < n; i++) {
             bytes[i] = (byte) text.charAt(i);
         }
+        return binary(runtime, bytes);
+    }
+
+    /** A new binary string over {@code bytes} (not copied: the caller gives them up). */
+    static RubyString binary(Ruby runtime, byte[] bytes) {
         return RubyString.newString(runtime, new ByteList(bytes, ASCIIEncoding.INSTANCE, false));
     }
 

@@ -48,10 +48,13 @@ final class TracingEnv {
             env.op_aset(context, requestId, RubyStrings.binary(runtime, request.requestId()));
         }
         if (request.header("x-request-start") == null) {
-            env.op_aset(context, requestStart, RubyStrings.binary(runtime, RequestStart.header(request.times().arrivedMicros())));
+            env.op_aset(context, requestStart, RubyStrings.binary(runtime, RequestStart.headerBytes(request.times().arrivedMicros())));
         }
-        List<String> sent = request.headers("traceparent");
-        TraceParent trace = sent.size() == 1 ? TraceParent.parse(sent.get(0)) : null;
+        TraceParent trace = null;
+        if (request.header("traceparent") != null) { // most requests carry none: no list for them
+            List<String> sent = request.headers("traceparent");
+            trace = sent.size() == 1 ? TraceParent.parse(sent.get(0)) : null;
+        }
         if (trace != null) {
             env.op_aset(context, traceId, RubyStrings.binary(runtime, trace.traceId()));
             env.op_aset(context, parentId, RubyStrings.binary(runtime, trace.parentId()));

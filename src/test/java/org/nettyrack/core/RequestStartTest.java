@@ -29,5 +29,8 @@ class RequestStartTest {
     void writesMicrosecondsForARequestThatCameWithout() {
         assertEquals("t=" + MICROS, RequestStart.header(MICROS));
         assertEquals(MICROS, RequestStart.parseMicros(RequestStart.header(MICROS)));
+        for (long micros : new long[] {MICROS, 0, 7, 10, 999_999}) {
+            assertEquals(RequestStart.header(micros), new String(RequestStart.headerBytes(micros), java.nio.charset.StandardCharsets.US_ASCII));
+        }
     }
 }

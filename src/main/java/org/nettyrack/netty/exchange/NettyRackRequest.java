@@ -47,7 +47,9 @@ public final class NettyRackRequest implements RackRequest {
                      String protocol, boolean secure, String connectProtocol) {
         this.connectProtocol = connectProtocol;
         this.times = new RequestTimes(startNanos, RequestStart.parseMicros(head.headers().get("x-request-start")));
-        this.requestId = RequestId.of(head.headers().getAll(RequestId.HEADER));
+        // most requests send no id: one look-up, no list, for them
+        this.requestId = head.headers().contains(RequestId.HEADER) ? RequestId.of(head.headers().getAll(RequestId.HEADER))
+            : RequestId.make();
         this.protocol = protocol != null ? protocol : head.protocolVersion().text();
         this.secure = secure;
         this.head = head;
