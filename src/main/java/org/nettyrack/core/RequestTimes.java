@@ -14,8 +14,11 @@ public final class RequestTimes {
     private final long arrivedNanos;
     private final long arrivedMicros;
     private final long upstreamMicros;
-    private volatile long dispatchedNanos;
-    private volatile long startedNanos;
+    // Plain fields: each stage is written before a hand-off the reader is behind (the worker
+    // pool's queue, the response's completion on the transport's thread). The return alone
+    // races with the last byte's report (a small response is out before the worker is back).
+    private long dispatchedNanos;
+    private long startedNanos;
     private volatile long returnedNanos;
     private volatile String route;
 

@@ -26,8 +26,7 @@ public final class ServerCounters implements PushTally {
     static final String[] PROTOCOLS = {"http1", "h2"};
 
     private final long startNanos = System.nanoTime();
-    private final LongAdder answered = new LongAdder();
-    private final LongAdder errors = new LongAdder();
+    private final LongAdder otherStatus = new LongAdder(); // answers outside 100-599 (a full hijack's 0)
     private final LongAdder rejected = new LongAdder();
     private final AtomicInteger websockets = new AtomicInteger();
     private final AtomicInteger sseStreams = new AtomicInteger();
@@ -55,12 +54,10 @@ public final class ServerCounters implements PushTally {
      * hijacked) with this status: counted, and its times observed.
      */
     public void answered(RackRequest request, int status, long endNanos) {
-        answered.increment();
-        if (status >= 500 && status <= 599) {
-            errors.increment();
-        }
-        if (status >= 100 && status <= 599) {
+        if (status >= 100 && status <= 599) { // one count per answer: the totals are sums
             byProtocol[request.protocol().startsWith("HTTP/2") ? 1 : 0][status / 100 - 1].increment();
+        } else {
+            otherStatus.increment();
         }
         RequestTimes times = request.times();
         duration.observeNanos(times.totalNanos(endNanos));
@@ -73,6 +70,24 @@ public final class ServerCounters implements PushTally {
         if (upstreamMicros >= 0) {
             upstream.observeNanos(upstreamMicros * 1_000);
         }
+    }
+
+    private long answered() {
+        long all = otherStatus.sum();
+        for (LongAdder[] classes : byProtocol) {
+            for (LongAdder count : classes) {
+                all += count.sum();
+            }
+        }
+        return all;
+    }
+
+    private long errors() {
+        long all = 0;
+        for (LongAdder[] classes : byProtocol) {
+            all += classes[4].sum();
+        }
+        return all;
     }
 
     /** Answers with this protocol (an index of {@link #PROTOCOLS}) and status class (1 to 5). */
@@ -139,7 +154,7 @@ public final class ServerCounters implements PushTally {
         int websocket = websockets.get();
         int sse = sseStreams.get();
         return new ServerStats(System.nanoTime() - startNanos, ServerStats.Process.of(life), openConnections,
-            Math.max(0, active - websocket - sse), answered.sum(), errors.sum(), rejected.sum(),
+            Math.max(0, active - websocket - sse), answered(), errors(), rejected.sum(),
             workers, websocket, sse, slowClosed.sum(), pubsub, ServerStats.Heap.now());
     }
 
