@@ -133,16 +133,13 @@ final class ServletDoor {
                 rejected(req, resp, request);
                 return;
             }
-            ended(request, sink);
             if (sink.acceptedEndpoint() != null) {
                 upgrades.start(req, resp, request.upgrade(), sink.acceptedStatus(), sink.acceptedHeaders(),
                     sink.acceptedEndpoint());
-                metrics.counters.answered(request, sink.acceptedStatus(), System.nanoTime());
-            } else {
-                metrics.counters.answered(request, resp.getStatus(), System.nanoTime());
-                if (sink.aborted()) {
-                    throw new ResponseCut(req);
-                }
+            }
+            ended(request, sink.statusSent(), sink.bytesSent());
+            if (sink.acceptedEndpoint() == null && sink.aborted()) {
+                throw new ResponseCut(req);
             }
         } finally {
             if (!handedOff) {
@@ -166,12 +163,11 @@ final class ServletDoor {
         boolean queued = workers.submit(() -> {
             try {
                 FailureResponse.serve(app.handler(), request, sink, errorLog);
-                ended(request, sink);
             } finally {
                 try {
                     body.close();
                 } finally {
-                    metrics.counters.answered(request, resp.getStatus(), System.nanoTime());
+                    ended(request, sink.statusSent(), sink.bytesSent());
                     finish(async, req, sink.aborted());
                 }
             }
@@ -186,9 +182,11 @@ final class ServletDoor {
         }
     }
 
-    /** The application's exchange ended: its status and body as written, to the tracer. */
-    private void ended(ServletRackRequest request, ServletResponseSink sink) {
-        tracer.finished(request, sink.statusSent(), sink.bytesSent(), System.nanoTime());
+    /** An exchange ended with this status and body size: counted (the metrics) and traced, once. */
+    private void ended(ServletRackRequest request, int status, long bytes) {
+        long end = System.nanoTime();
+        metrics.counters.answered(request, status, end);
+        tracer.finished(request, status, bytes, end);
     }
 
     /** Ends an async request: completed, or dispatched back to be cut by {@link #resume}. */
@@ -237,9 +235,7 @@ final class ServletDoor {
     private void rejected(HttpServletRequest req, HttpServletResponse resp, ServletRackRequest request) throws IOException {
         metrics.counters.rejected();
         refuse(req, resp, 503);
-        long end = System.nanoTime();
-        metrics.counters.answered(request, 503, end);
-        tracer.finished(request, 503, PlainAnswers.body(503).length, end);
+        ended(request, 503, PlainAnswers.body(503).length);
     }
 
     /**
