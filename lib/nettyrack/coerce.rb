@@ -91,28 +91,22 @@ module Nettyrack
     end
 
     # An access log line format: "common" (Rack::CommonLogger's) or "json"; symbols too.
-    def access_log_format(value)
-      text = value.to_s.strip.downcase
-      return text if %w[common json].include?(text)
-
-      raise ConfigError, "#{value.inspect} is not an access log format (use common or json)"
-    end
+    def access_log_format(value) = one_of(value, value, %w[common json], "an access log format")
 
     # The --otel mode: "auto" (a span per request when OpenTelemetry is on the class path) or
     # "off"; symbols and false too.
-    def otel(value)
-      text = value == false ? "off" : value.to_s.strip.downcase
-      return text if %w[auto off].include?(text)
-
-      raise ConfigError, "#{value.inspect} is not an otel mode (use auto or off)"
-    end
+    def otel(value) = one_of(value, value == false ? "off" : value, %w[auto off], "an otel mode")
 
     # How the server writes its own lines (ServerLog): "text" or "json"; symbols too.
-    def log_format(value)
-      text = value.to_s.strip.downcase
-      return text if %w[text json].include?(text)
+    def log_format(value) = one_of(value, value, %w[text json], "a log format")
 
-      raise ConfigError, "#{value.inspect} is not a log format (use text or json)"
+    # text (value, or what it stands for), trimmed and lower-cased, when it is one of choices;
+    # else a ConfigError naming value as not +what+.
+    def one_of(value, text, choices, what)
+      word = text.to_s.strip.downcase
+      return word if choices.include?(word)
+
+      raise ConfigError, "#{value.inspect} is not #{what} (use #{choices.join(' or ')})"
     end
 
     # A file's path (a String or a Pathname), not empty.
